@@ -1,0 +1,25 @@
+/**
+ * The express app factory. No listen here: the runtime or a test listens.
+ * Bodies are JSON, at most BODY_LIMIT, validated with zod in each route.
+ */
+import express, { type Express } from "express";
+import { AppError } from "../core/errors";
+import { BODY_LIMIT_BYTES } from "../core/limits";
+import type { AppContext } from "./context";
+import { errorMiddleware } from "./http";
+import { authRoutes } from "./routes/auth";
+import { healthRoutes } from "./routes/health";
+import { meRoutes } from "./routes/me";
+
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: ["application/json", "application/*+json"] }));
+  app.use(healthRoutes(ctx));
+  app.use(authRoutes(ctx));
+  app.use(meRoutes(ctx));
+  app.use((_req, _res, next) => next(new AppError("not_found")));
+  app.use(errorMiddleware(ctx.logger));
+  return app;
+}

@@ -1,0 +1,60 @@
+/**
+ * `codesynapse admin …` (RUN-5): bootstrap accounts. Each command returns one
+ * plain object; main.ts prints it as JSON (`--json`) or as `key: value` lines.
+ */
+import { z } from "zod";
+import { addMember, createOrg, createRepo, createUser, grantRepo, suspendMember, suspendUser, suspendOrg } from "../../core/accounts/accounts";
+import { createApiKey, revokeApiKey } from "../../core/accounts/api-keys";
+import { AppError } from "../../core/errors";
+import type { Clock } from "../../core/clock";
+import type { Db } from "../../db/schema";
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function need(flags: Flags, name: string): string {
+  const v = flags[name];
+  if (typeof v !== "string" || v.length === 0) {
+    throw new AppError("validation_failed", { message: `Missing --${name}.`, details: { flag: name } });
+  }
+  return v;
+}
+
+function oneOf<T extends string>(flags: Flags, name: string, values: readonly T[]): T {
+  const v = need(flags, name);
+  const r = z.enum(values as [T, ...T[]]).safeParse(v);
+  if (!r.success) throw new AppError("validation_failed", { message: `--${name} must be one of ${values.join(", ")}.`, details: { flag: name } });
+  return r.data;
+}
+
+export const ADMIN_COMMANDS: Record<string, { usage: string; run: (db: Db, clock: Clock, f: Flags) => Promise<object> }> = {
+  "create-org": { usage: "--name N", run: (db, _c, f) => createOrg(db, { name: need(f, "name") }) },
+  "create-user": {
+    usage: "--email E [--password P] [--platform-admin]",
+    run: (db, _c, f) =>
+      createUser(db, {
+        email: need(f, "email"),
+        password: typeof f.password === "string" ? f.password : undefined,
+        platformAdmin: f["platform-admin"] === true,
+      }),
+  },
+  "add-member": {
+    usage: "--org ORG_ID --user USER_ID --role owner|admin|member",
+    run: (db, _c, f) => addMember(db, { orgId: need(f, "org"), userId: need(f, "user"), role: oneOf(f, "role", ["owner", "admin", "member"] as const) }),
+  },
+  "create-api-key": {
+    usage: "--org ORG_ID --user USER_ID",
+    run: (db, _c, f) => createApiKey(db, { orgId: need(f, "org"), userId: need(f, "user") }),
+  },
+  "create-repo": { usage: "--org ORG_ID --name NAME", run: (db, _c, f) => createRepo(db, { orgId: need(f, "org"), name: need(f, "name") }) },
+  grant: {
+    usage: "--repo REPO_ID --user USER_ID --level read|write|admin",
+    run: (db, _c, f) => grantRepo(db, { repoId: need(f, "repo"), userId: need(f, "user"), level: oneOf(f, "level", ["read", "write", "admin"] as const) }),
+  },
+  "suspend-user": { usage: "--user USER_ID", run: (db, c, f) => suspendUser(db, { userId: need(f, "user"), at: c.now() }) },
+  "suspend-member": {
+    usage: "--org ORG_ID --user USER_ID",
+    run: (db, c, f) => suspendMember(db, { orgId: need(f, "org"), userId: need(f, "user"), at: c.now() }),
+  },
+  "suspend-org": { usage: "--org ORG_ID", run: (db, c, f) => suspendOrg(db, { orgId: need(f, "org"), at: c.now() }) },
+  "revoke-api-key": { usage: "--key-prefix P", run: (db, c, f) => revokeApiKey(db, { prefix: need(f, "key-prefix"), at: c.now() }) },
+};

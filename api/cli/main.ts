@@ -1,0 +1,125 @@
+/**
+ * The `codesynapse` command line (RUN-5).
+ *   start            migrate, serve the API and run every worker pool (npm start)
+ *   serve            the API alone
+ *   worker --pools   chosen worker pools
+ *   mcp              the stdio MCP server
+ *   migrate          apply pending migrations
+ *   admin <command>  bootstrap accounts (each takes --json)
+ */
+import { parseArgs } from "node:util";
+import { systemClock } from "../../core/clock";
+import { ConfigError, loadConfig, type Config } from "../../core/config";
+import { AppError, coerceError } from "../../core/errors";
+import { createLogger } from "../../core/log";
+import { openStores, startPlatform } from "../runtime";
+import { ADMIN_COMMANDS } from "./admin";
+
+const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|admin <command> [--json]>
+admin commands:
+${Object.entries(ADMIN_COMMANDS)
+  .map(([name, c]) => `  admin ${name} ${c.usage}`)
+  .join("\n")}`;
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 2);
+    throw err;
+  }
+}
+
+async function runServer(opts: { serve: boolean; pools: string[] }): Promise<void> {
+  const cfg = config();
+  const logger = createLogger({ level: cfg.LOG_LEVEL });
+  let platform;
+  try {
+    platform = await startPlatform(cfg, { ...opts, logger });
+  } catch (err) {
+    const e = coerceError(err);
+    fail(e.code === "internal" ? `start-up failed: ${(err as Error).message}` : e.message);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    platform
+      .stop()
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+function printResult(result: object, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else for (const [k, v] of Object.entries(result)) process.stdout.write(`${k}: ${String(v)}\n`);
+}
+
+async function runAdmin(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name ? ADMIN_COMMANDS[name] : undefined;
+  if (!command) fail(USAGE, 2);
+  const { values } = parseArgs({
+    args: rest,
+    strict: false,
+    options: { json: { type: "boolean" }, "platform-admin": { type: "boolean" } },
+  });
+  const json = values.json === true;
+  const cfg = config();
+  const logger = createLogger({ level: "warn", destination: "stderr" });
+  try {
+    const database = await openStores(cfg, logger);
+    try {
+      printResult(await command.run(database.db, systemClock, values), json);
+    } finally {
+      await database.close();
+    }
+  } catch (err) {
+    const e = err instanceof AppError ? err : coerceError(err);
+    const message = e.code === "internal" ? `${(err as Error).message}` : e.message;
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: e.code, message } })}\n`);
+    fail(`error: ${message}`);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case "start":
+      return runServer({ serve: true, pools: config().WORKER_POOLS.split(",").filter(Boolean) });
+    case "serve":
+      return runServer({ serve: true, pools: [] });
+    case "worker": {
+      const { values } = parseArgs({ args: rest, options: { pools: { type: "string" } } });
+      const pools = (values.pools ?? config().WORKER_POOLS).split(",").map((p) => p.trim()).filter(Boolean);
+      return runServer({ serve: false, pools });
+    }
+    case "migrate": {
+      const cfg = config();
+      const logger = createLogger({ level: "warn", destination: "stderr" });
+      try {
+        const database = await openStores(cfg, logger);
+        await database.close();
+        console.log("migrations: up to date");
+      } catch (err) {
+        fail(`migrate failed: ${coerceError(err).code === "internal" ? (err as Error).message : coerceError(err).message}`);
+      }
+      return;
+    }
+    case "admin":
+      return runAdmin(rest);
+    default:
+      fail(USAGE, cmd === undefined || cmd === "help" || cmd === "--help" ? 0 : 2);
+  }
+}
+
+await main(process.argv.slice(2));

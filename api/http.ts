@@ -1,0 +1,106 @@
+/**
+ * Small HTTP helpers shared by every route: typed request state, zod body
+ * parsing, credential extraction and the one error middleware.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { z } from "zod";
+import { AppError, coerceError } from "../core/errors";
+import type { Actor, Credentials } from "../core/auth/authenticate";
+import type { Logger } from "../core/log";
+
+export const SESSION_COOKIE = "cs_session";
+export const ORG_HEADER = "x-codesynapse-org";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    actor?: Actor;
+  }
+}
+
+/** The authenticated actor; the auth middleware must have run. */
+export function actorOf(req: Request): Actor {
+  if (!req.actor) throw new AppError("unauthenticated");
+  return req.actor;
+}
+
+/** Validates a body (or query) with a zod schema; the error lists field paths, never values. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) {
+    const fields = [...new Set(r.error.issues.map((i) => i.path.join(".") || "(body)"))].slice(0, 20);
+    const problems = r.error.issues.slice(0, 20).map((i) => ({ path: i.path.join(".") || "(body)", code: i.code }));
+    throw new AppError("validation_failed", { message: `The request is not valid: ${fields.join(", ")}.`, details: { problems } });
+  }
+  return r.data;
+}
+
+export function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function credentialsOf(req: Request): Credentials {
+  const auth = req.headers.authorization;
+  if (auth !== undefined) {
+    const m = /^Bearer ([^\s]+)$/.exec(auth);
+    // A present but unusable Authorization header is a bad credential, not an absent one.
+    return { bearer: m ? m[1]! : "" };
+  }
+  const cookie = readCookie(req, SESSION_COOKIE);
+  const org = req.headers[ORG_HEADER];
+  return { cookieToken: cookie, orgHeader: typeof org === "string" && org.length > 0 ? org : undefined };
+}
+
+/** Wraps an async handler so its rejection reaches the error middleware. */
+export function route(fn: (req: Request, res: Response) => Promise<unknown> | unknown): RequestHandler {
+  return (req, res, next) => {
+    Promise.resolve()
+      .then(() => fn(req, res))
+      .catch(next);
+  };
+}
+
+export function errorBody(err: AppError): Record<string, unknown> {
+  return { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
+}
+
+/** The one error middleware: body-parser errors, AppErrors, and everything else as `internal`. */
+export function errorMiddleware(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    let appErr: AppError;
+    const type = (err as { type?: string } | null)?.type;
+    if (type === "entity.too.large") appErr = new AppError("payload_too_large");
+    else if (type === "entity.parse.failed" || type === "encoding.unsupported" || type === "charset.unsupported") {
+      appErr = new AppError("validation_failed", { message: "The request body is not valid JSON." });
+    } else appErr = coerceError(err);
+    if (appErr.status >= 500) {
+      logger.error({ code: appErr.code, route: routeTemplate(req), cause: safeCause(appErr.cause ?? appErr) }, "request failed");
+    }
+    if (res.headersSent) return;
+    res.status(appErr.status).json(errorBody(appErr));
+  };
+}
+
+/** The matched route template (never the raw URL, which may carry an ID). */
+export function routeTemplate(req: Request): string {
+  const p = (req.route as { path?: string } | undefined)?.path;
+  return p ? `${req.baseUrl}${p}` : "(unmatched)";
+}
+
+/** An error's name, code, message and stack — not driver `detail` fields, which can quote row values. */
+export function safeCause(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err };
+  const code = (err as { code?: unknown }).code;
+  return { name: err.name, message: err.message, ...(typeof code === "string" ? { code } : {}), stack: err.stack };
+}

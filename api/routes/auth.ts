@@ -1,0 +1,44 @@
+/** Browser sign-in (RUN-6): an HttpOnly, SameSite=Strict cookie holding a random token. */
+import { Router, type Response } from "express";
+import { z } from "zod";
+import { login, logout } from "../../core/accounts/login-sessions";
+import type { AppContext } from "../context";
+import { parseWith, readCookie, route, SESSION_COOKIE } from "../http";
+
+const LoginBody = z.strictObject({
+  email: z.string().min(3).max(320),
+  password: z.string().min(1).max(1024),
+});
+
+function clearCookie(ctx: AppContext, res: Response): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "strict", secure: ctx.config.COOKIE_SECURE, path: "/" });
+}
+
+export function authRoutes(ctx: AppContext): Router {
+  const r = Router();
+  r.post(
+    "/api/v1/auth/login",
+    route(async (req, res) => {
+      const body = parseWith(LoginBody, req.body);
+      const s = await login(ctx.db, ctx.clock, { ...body, ttlHours: ctx.config.LOGIN_SESSION_TTL_HOURS });
+      res.cookie(SESSION_COOKIE, s.token, {
+        httpOnly: true,
+        sameSite: "strict",
+        secure: ctx.config.COOKIE_SECURE,
+        path: "/",
+        expires: s.expiresAt,
+      });
+      res.json({ user_id: s.userId, expires_at: s.expiresAt.toISOString() });
+    }),
+  );
+  r.post(
+    "/api/v1/auth/logout",
+    route(async (req, res) => {
+      const token = readCookie(req, SESSION_COOKIE);
+      if (token) await logout(ctx.db, ctx.clock, token);
+      clearCookie(ctx, res);
+      res.status(204).end();
+    }),
+  );
+  return r;
+}

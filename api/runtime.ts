@@ -1,0 +1,61 @@
+/**
+ * The composition root: opens the stores named by the configuration, runs
+ * migrations, builds the app context, listens, and shuts down cleanly.
+ */
+import type { Server } from "node:http";
+import { systemClock, type Clock } from "../core/clock";
+import type { Config } from "../core/config";
+import { createLogger, type Logger } from "../core/log";
+import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
+import { createApp } from "./app";
+import type { AppContext } from "./context";
+
+export interface Platform {
+  ctx: AppContext;
+  database: OpenDatabase;
+  server?: Server;
+  url?: string;
+  stop(): Promise<void>;
+}
+
+export async function openStores(config: Config, logger: Logger): Promise<OpenDatabase> {
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CODESYNAPSE_DATA_DIR });
+  const applied = await migrateToLatest(database.db);
+  if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  return database;
+}
+
+export async function startPlatform(
+  config: Config,
+  opts: { serve: boolean; pools: string[]; logger?: Logger; clock?: Clock },
+): Promise<Platform> {
+  const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const clock = opts.clock ?? systemClock;
+  const database = await openStores(config, logger);
+  const ctx: AppContext = { db: database.db, clock, config, logger };
+  const platform: Platform = {
+    ctx,
+    database,
+    async stop() {
+      if (platform.server) {
+        const server = platform.server;
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+      }
+      await database.close();
+    },
+  };
+  if (opts.serve) {
+    const app = createApp(ctx);
+    const server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+      s.once("error", reject);
+    });
+    platform.server = server;
+    const addr = server.address();
+    const port = typeof addr === "object" && addr ? addr.port : config.PORT;
+    platform.url = `http://${config.HOST}:${port}`;
+    logger.info({ url: platform.url, database: database.kind, location: database.location }, "listening");
+  }
+  return platform;
+}

@@ -1,0 +1,78 @@
+/**
+ * One configuration object, read from the environment and validated with zod
+ * (RUN-4). A bad value stops start-up with a message naming the variable.
+ */
+import { z } from "zod";
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL with one of the schemes ${protocols.join(", ")}`)
+    .optional();
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no"])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  CODESYNAPSE_DATA_DIR: z.string().min(1).default("./.codesynapse"),
+  DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
+  REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+  MEMORY_STORE: z.enum(["postgres", "neo4j", "hugegraph"]).default("postgres"),
+  VECTOR_INDEX: z.enum(["local", "milvus"]).default("local"),
+  NEO4J_URL: optionalUrl(["bolt:", "neo4j:", "bolt+s:", "neo4j+s:"]),
+  NEO4J_USER: z.string().default("neo4j"),
+  NEO4J_PASSWORD: z.string().optional(),
+  HUGEGRAPH_URL: optionalUrl(["http:", "https:"]),
+  HUGEGRAPH_GRAPH: z.string().default("hugegraph"),
+  MILVUS_URL: z.string().min(1).optional(),
+  LLM_PROVIDER: z.enum(["local", "openai"]).default("local"),
+  LLM_BASE_URL: optionalUrl(["http:", "https:"]),
+  LLM_MODEL: z.string().default("local-deterministic"),
+  LLM_API_KEY: z.string().optional(),
+  EMBEDDER: z.enum(["local", "openai"]).default("local"),
+  EMBEDDING_BASE_URL: optionalUrl(["http:", "https:"]),
+  EMBEDDING_MODEL: z.string().default("local-hash-256"),
+  EXTRACTOR: z.enum(["local", "openai"]).default("local"),
+  CODESYNAPSE_URL: optionalUrl(["http:", "https:"]),
+  INGEST_ALLOWED_ROOTS: z.string().default(""),
+  COOKIE_SECURE: bool.default(false),
+  LOGIN_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
+  WORKER_POOLS: z.string().default("ingest,ai,embedding,fix,cleanup"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly variables: string[], message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads the environment. Empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof Config, string>> = {}): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = overrides[key as keyof Config] ?? env[key];
+    if (v !== undefined && v !== "") raw[key] = v;
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(vars, `Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,82 @@
+/**
+ * The platform's typed errors. Every error a caller can see has a stable
+ * `code` and an HTTP status. Messages are fixed text chosen here: they never
+ * carry a rejected ID, a token, a secret or user-supplied text.
+ */
+export const ERRORS = {
+  // 400
+  validation_failed: { status: 400, message: "The request is not valid." },
+  invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
+  invalid_identity: { status: 400, message: "The execution identity is not valid." },
+  // 401
+  unauthenticated: { status: 401, message: "Authentication is required." },
+  invalid_credentials: { status: 401, message: "The credentials are not valid." },
+  api_key_revoked: { status: 401, message: "The API key has been revoked." },
+  login_session_ended: { status: 401, message: "The sign-in has ended; sign in again." },
+  // 403
+  forbidden: { status: 403, message: "The caller may not do this." },
+  user_suspended: { status: 403, message: "The user is suspended." },
+  membership_suspended: { status: 403, message: "The membership in this organisation is suspended." },
+  org_suspended: { status: 403, message: "The organisation is suspended." },
+  not_a_member: { status: 403, message: "The user is not a member of this organisation." },
+  org_selection_required: { status: 400, message: "Select an organisation with the X-CodeSynapse-Org header." },
+  session_forbidden: { status: 403, message: "The execution session belongs to another caller." },
+  repo_permission_denied: { status: 403, message: "The caller lacks the repository permission this needs." },
+  platform_admin_required: { status: 403, message: "Platform administrator access is required." },
+  // 404
+  not_found: { status: 404, message: "Not found." },
+  session_not_found: { status: 404, message: "The execution session is not registered." },
+  repo_not_found: { status: 404, message: "The repository does not exist or is not visible." },
+  job_not_found: { status: 404, message: "The job does not exist or is not visible." },
+  // 409
+  conflict: { status: 409, message: "The request conflicts with the current state." },
+  session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
+  revision_conflict: { status: 409, message: "The memory changed since it was read; reload and retry." },
+  // 410
+  session_expired: { status: 410, message: "The execution session has expired." },
+  session_revoked: { status: 410, message: "The execution session has been revoked." },
+  namespace_closed: { status: 410, message: "This session-memory namespace was cleared and is closed." },
+  gone: { status: 410, message: "This endpoint has been removed." },
+  // 413
+  payload_too_large: { status: 413, message: "The request body is too large." },
+  // 422 / 429: limits
+  limit_exceeded: { status: 422, message: "A limit was reached." },
+  // 499 / 5xx
+  canceled: { status: 499, message: "The operation was canceled." },
+  deadline_exceeded: { status: 504, message: "The operation's deadline passed." },
+  data_dir_in_use: { status: 500, message: "The embedded database is in use by another process." },
+  internal: { status: 500, message: "Internal error." },
+  unavailable: { status: 503, message: "A required service is unavailable." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Safe, structured details (limit names, field paths) — never IDs or user text. */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, opts: { message?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(opts.message ?? ERRORS[code].message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.details = opts.details;
+  }
+}
+
+/** A limit was reached: `limit` names it (e.g. "facts_per_namespace") and `max` states it. */
+export function limitError(limit: string, max: number): AppError {
+  return new AppError("limit_exceeded", { message: `Limit reached: ${limit} (max ${max}).`, details: { limit, max } });
+}
+
+/** Turns anything thrown into an AppError without leaking its message. */
+export function coerceError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError("internal", { cause: err });
+}
+
+export function isAppError(err: unknown, code?: ErrorCode): err is AppError {
+  return err instanceof AppError && (code === undefined || err.code === code);
+}

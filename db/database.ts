@@ -1,0 +1,135 @@
+/**
+ * Opens the relational store: PostgreSQL through `pg` when a URL is given,
+ * otherwise PGlite (WASM PostgreSQL) in a data directory, or in memory.
+ * The same migrations and queries run on both.
+ *
+ * PGlite is one connection in one process. A data directory is therefore
+ * guarded by a pid lock file: a second process that tries to open it gets a
+ * clear `data_dir_in_use` error instead of a corrupted database.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Kysely, PostgresDialect } from "kysely";
+import { Migrator } from "kysely/migration";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { AppError } from "../core/errors";
+import { migrations } from "./migrations/index";
+import type { Database } from "./schema";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** Where it lives, without credentials (for logs and messages). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… ; when absent PGlite is used. */
+  url?: string | undefined;
+  /** PGlite data directory; `undefined` with no url = in memory. */
+  dataDir?: string | undefined;
+  /** PostgreSQL only: the schema to use as search_path (tests isolate by schema). */
+  schema?: string | undefined;
+  /** PostgreSQL only: pool size. */
+  poolSize?: number;
+}
+
+const LOCK_FILE = "codesynapse.pid";
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes the data directory's lock or throws `data_dir_in_use`. Returns the release function. */
+export function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, LOCK_FILE);
+  let holder: number | undefined;
+  try {
+    holder = Number(readFileSync(file, "utf8").trim());
+  } catch {
+    holder = undefined;
+  }
+  if (holder && holder !== process.pid && pidAlive(holder)) {
+    throw new AppError("data_dir_in_use", {
+      message:
+        `The embedded database in ${dir} is in use by a running CodeSynapse process (pid ${holder}). ` +
+        "Stop it first, or point both at a PostgreSQL server with DATABASE_URL.",
+    });
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (Number(readFileSync(file, "utf8").trim()) === process.pid) rmSync(file);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres";
+  }
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase> {
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    });
+    // Fail fast with a clear message when the server is not reachable.
+    try {
+      const c = await pool.connect();
+      c.release();
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw new AppError("unavailable", { message: `PostgreSQL at ${redactUrl(opts.url)} is not reachable.`, cause: err });
+    }
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: "postgres", location: redactUrl(opts.url), close: () => db.destroy() };
+  }
+
+  const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
+  try {
+    const pglite = opts.dataDir ? await PGlite.create(path.resolve(opts.dataDir)) : await PGlite.create();
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    return {
+      db,
+      kind: "pglite",
+      location: opts.dataDir ? path.resolve(opts.dataDir) : "memory",
+      close: async () => {
+        await db.destroy();
+        if (!pglite.closed) await pglite.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Runs every pending migration (Kysely's migrator takes its own lock). */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,11 @@
+/**
+ * Every migration, in order. A static map (no directory scan) so the same
+ * list runs from tsx, vitest and a bundled build. Names are timestamped;
+ * add new ones at the end, never edit a released one.
+ */
+import type { Migration } from "kysely/migration";
+import * as accounts from "./20261202_0001_accounts";
+
+export const migrations: Record<string, Migration> = {
+  "20261202_0001_accounts": accounts,
+};

@@ -1,0 +1,43 @@
+/** Account fixtures: a fresh org, user, membership, API key and repository per call. */
+import { randomBytes } from "node:crypto";
+import { addMember, createOrg, createRepo, createUser, grantRepo } from "../../core/accounts/accounts";
+import { createApiKey } from "../../core/accounts/api-keys";
+import type { Db, RepoLevel, Role } from "../../db/schema";
+
+export interface Account {
+  orgId: string;
+  userId: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  keyId: string;
+  keyPrefix: string;
+  repoId: string;
+  repoName: string;
+}
+
+export function uniq(prefix = "x"): string {
+  return `${prefix}-${randomBytes(5).toString("hex")}`;
+}
+
+export async function seedAccount(
+  db: Db,
+  opts: { orgId?: string; role?: Role; repoLevel?: RepoLevel | null; platformAdmin?: boolean; repoId?: string } = {},
+): Promise<Account> {
+  const orgId = opts.orgId ?? (await createOrg(db, { name: uniq("org") })).org_id;
+  const email = `${uniq("user")}@example.test`;
+  const password = "correct horse battery";
+  const { user_id: userId } = await createUser(db, { email, password, platformAdmin: opts.platformAdmin ?? false });
+  await addMember(db, { orgId, userId, role: opts.role ?? "member" });
+  const key = await createApiKey(db, { orgId, userId });
+  let repoId = opts.repoId;
+  let repoName = "";
+  if (!repoId) {
+    repoName = uniq("repo");
+    repoId = (await createRepo(db, { orgId, name: repoName })).repo_id;
+  } else {
+    repoName = (await db.selectFrom("repositories").select("name").where("id", "=", repoId).executeTakeFirstOrThrow()).name;
+  }
+  if (opts.repoLevel !== null) await grantRepo(db, { repoId, userId, level: opts.repoLevel ?? "write" });
+  return { orgId, userId, email, password, apiKey: key.api_key, keyId: key.key_id, keyPrefix: key.prefix, repoId, repoName };
+}
