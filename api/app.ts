@@ -8,6 +8,7 @@ import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
 import { errorMiddleware } from "./http";
 import { authRoutes } from "./routes/auth";
+import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
 import { meRoutes } from "./routes/me";
 
@@ -19,6 +20,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(healthRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(meRoutes(ctx));
+  app.use(executionRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
   app.use(errorMiddleware(ctx.logger));
   return app;

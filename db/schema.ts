@@ -66,6 +66,33 @@ export interface RepoPermissionsTable {
   created_at: CreatedAt;
 }
 
+export type BindingKind = "runtime" | "dashboard";
+export type TombstoneReason = "revoked" | "expired";
+export interface SessionBindingsTable {
+  session_id: string;
+  org_id: string;
+  user_id: string;
+  kind: BindingKind;
+  login_session_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  tombstoned_at: Timestamp | null;
+  tombstone_reason: TombstoneReason | null;
+  cleanup_done_at: Timestamp | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: Timestamp;
+  org_id: string | null;
+  actor_user_id: string | null;
+  actor_key_id: string | null;
+  action: string;
+  outcome: string;
+  session_target: string | null;
+  details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -74,6 +101,8 @@ export interface Database {
   login_sessions: LoginSessionsTable;
   repositories: RepositoriesTable;
   repo_permissions: RepoPermissionsTable;
+  session_bindings: SessionBindingsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Db = Kysely<Database>;
@@ -87,4 +116,5 @@ export type Membership = Selectable<MembershipsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 export type LoginSession = Selectable<LoginSessionsTable>;
 export type Repository = Selectable<RepositoriesTable>;
+export type SessionBinding = Selectable<SessionBindingsTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -1,0 +1,99 @@
+/**
+ * The HTTP execution boundary (HTTP-1..HTTP-3).
+ *
+ * requireExecution(): authenticate → read both session headers (equal, valid)
+ * → authorize() the binding → freeze the identity onto the request (a
+ * read-only, non-configurable property) and run the rest of the request inside
+ * that execution context (AsyncLocalStorage), with an AbortSignal that fires
+ * when the client goes away.
+ *
+ * A browser request that sends neither header is bound to its dashboard
+ * session (registered on first use). A request that sends a header must name a
+ * registered session: the dashboard binding is never a fallback.
+ */
+import type { Request, RequestHandler } from "express";
+import { authenticate, type Actor } from "../core/auth/authenticate";
+import { authorize, type Principal } from "../core/authorize";
+import { AppError } from "../core/errors";
+import { ExecutionContext, runInExecution } from "../core/execution/context";
+import { isValidId, type Identity } from "../core/execution/identity";
+import { dashboardSessionId, registerSession } from "../core/registry/registry";
+import type { AppContext } from "./context";
+import { credentialsOf } from "./http";
+
+export const SESSION_HEADER = "x-codesynapse-session";
+export const PARENT_HEADER = "x-codesynapse-parent-session";
+
+export interface Execution {
+  readonly identity: Identity;
+  readonly actor: Actor;
+  readonly expiresAt: Date;
+  readonly context: ExecutionContext;
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    readonly execution?: Execution;
+  }
+}
+
+export function principalOf(actor: Actor): Principal {
+  return { orgId: actor.orgId, userId: actor.userId, apiKeyId: actor.apiKeyId, loginSessionId: actor.loginSessionId, role: actor.role };
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The primary session a request names, or null for "none named". Throws on malformed or mismatched headers. */
+export function namedSession(req: Request): string | null {
+  const session = header(req, SESSION_HEADER);
+  const parent = header(req, PARENT_HEADER);
+  if (session === undefined && parent === undefined) return null;
+  if (session === undefined || parent === undefined || !isValidId(session) || !isValidId(parent) || session !== parent) {
+    throw new AppError("invalid_session_header");
+  }
+  return session;
+}
+
+/** Resolves the execution of a request: used by the middleware and by the MCP endpoint. */
+export async function resolveExecution(ctx: AppContext, req: Request): Promise<{ actor: Actor; identity: Identity; expiresAt: Date }> {
+  const actor = await authenticate(ctx.db, ctx.clock, credentialsOf(req));
+  const principal = principalOf(actor);
+  const named = namedSession(req);
+  if (named !== null) return { actor, ...(await authorize(ctx.db, ctx.clock, principal, named)) };
+  if (actor.kind !== "browser" || !actor.loginTokenHash) throw new AppError("invalid_session_header");
+  // The dashboard binding: registered on first use in each 7-day window.
+  const dashboard = dashboardSessionId(actor.loginTokenHash, actor.orgId, ctx.clock.now());
+  try {
+    return { actor, ...(await authorize(ctx.db, ctx.clock, principal, dashboard)) };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== "session_not_found") throw err;
+  }
+  await registerSession(ctx.db, ctx.clock, principal, dashboard, { kind: "dashboard" });
+  return { actor, ...(await authorize(ctx.db, ctx.clock, principal, dashboard)) };
+}
+
+export function requireExecution(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    resolveExecution(ctx, req)
+      .then(({ actor, identity, expiresAt }) => {
+        const abort = new AbortController();
+        res.once("close", () => {
+          if (!res.writableFinished) abort.abort();
+        });
+        const context = new ExecutionContext({ identity, signal: abort.signal });
+        const execution: Execution = Object.freeze({ identity, actor, expiresAt, context });
+        Object.defineProperty(req, "actor", { value: actor, writable: false, configurable: false, enumerable: true });
+        Object.defineProperty(req, "execution", { value: execution, writable: false, configurable: false, enumerable: true });
+        runInExecution(context, () => next());
+      })
+      .catch(next);
+  };
+}
+
+export function executionOf(req: Request): Execution {
+  if (!req.execution) throw new AppError("unauthenticated", { message: "No execution identity is bound." });
+  return req.execution;
+}

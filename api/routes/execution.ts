@@ -1,0 +1,63 @@
+/**
+ * Session registration and the identity check (REG-2, REG-5, HTTP-1a).
+ * Registration is a control-plane call: it needs credentials, not execution headers.
+ */
+import { Router, type Response } from "express";
+import { z } from "zod";
+import { AppError } from "../../core/errors";
+import { registerSession, revokeSession } from "../../core/registry/registry";
+import type { Identity } from "../../core/execution/identity";
+import { requireActor } from "../auth";
+import type { AppContext } from "../context";
+import { executionOf, principalOf, requireExecution } from "../execution";
+import { actorOf, parseWith, route } from "../http";
+
+const RegisterBody = z.strictObject({ session_id: z.string().max(1024) });
+
+function identityBody(identity: Identity, expiresAt: Date) {
+  return { ...identity, expires_at: expiresAt.toISOString() };
+}
+
+function sendIdentity(res: Response, status: number, identity: Identity, expiresAt: Date): void {
+  res.status(status).json(identityBody(identity, expiresAt));
+}
+
+export function executionRoutes(ctx: AppContext): Router {
+  const r = Router();
+  r.post(
+    "/api/v1/execution/sessions",
+    requireActor(ctx),
+    route(async (req, res) => {
+      const actor = actorOf(req);
+      const { session_id } = parseWith(RegisterBody, req.body);
+      const { binding, created } = await registerSession(ctx.db, ctx.clock, principalOf(actor), session_id);
+      const identity = {
+        tenant_id: binding.org_id,
+        subject_id: binding.user_id,
+        session_id: binding.session_id,
+        parent_session_id: binding.session_id,
+      };
+      sendIdentity(res, created ? 201 : 200, identity, binding.expires_at);
+    }),
+  );
+  r.delete(
+    "/api/v1/execution/sessions/:id",
+    requireActor(ctx),
+    route(async (req, res) => {
+      const actor = actorOf(req);
+      const id = req.params.id;
+      if (typeof id !== "string") throw new AppError("session_not_found");
+      await revokeSession(ctx.db, ctx.clock, { ...principalOf(actor), role: actor.role }, id);
+      res.status(204).end();
+    }),
+  );
+  r.get(
+    "/api/v1/execution/identity",
+    requireExecution(ctx),
+    route((req, res) => {
+      const e = executionOf(req);
+      sendIdentity(res, 200, e.identity, e.expiresAt);
+    }),
+  );
+  return r;
+}

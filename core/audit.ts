@@ -1,0 +1,41 @@
+/**
+ * The audit log. Records name their session target only where the caller owns
+ * it; a refused claim records a SHA-256 of the target, never the rejected ID.
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema";
+
+export type AuditAction =
+  | "session.register"
+  | "session.register_repeat"
+  | "session.claim_refused"
+  | "session.revoke"
+  | "session.expire"
+  | "session.dashboard_bind";
+
+export interface AuditEntry {
+  at: Date;
+  orgId: string | null;
+  actorUserId: string | null;
+  actorKeyId: string | null;
+  action: AuditAction;
+  outcome: "ok" | "refused";
+  sessionTarget: string | null;
+  details?: Record<string, unknown>;
+}
+
+export async function audit(db: Kysely<Database>, e: AuditEntry): Promise<void> {
+  await db
+    .insertInto("audit_log")
+    .values({
+      at: e.at,
+      org_id: e.orgId,
+      actor_user_id: e.actorUserId,
+      actor_key_id: e.actorKeyId,
+      action: e.action,
+      outcome: e.outcome,
+      session_target: e.sessionTarget,
+      details: e.details ? JSON.stringify(e.details) : null,
+    })
+    .execute();
+}

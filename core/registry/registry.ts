@@ -1,0 +1,191 @@
+/**
+ * The session registry (REG-2..REG-6): binds a runtime-supplied primary
+ * session ID, globally and forever, to one (organisation, user).
+ *
+ * States of a binding row:  active  --revoke-->  tombstoned(revoked)
+ *                           active  --now >= expires_at, observed-->  tombstoned(expired)
+ * A tombstoned row is never deleted and never leaves that state, so an ID can
+ * be registered at most once in the platform's lifetime.
+ *
+ * Invariants, held under concurrency:
+ * - registration locks the organisation row (`for update`), so the active and
+ *   retained counts it checks cannot change before it inserts: the 1,025th
+ *   active binding never slips in;
+ * - global uniqueness is the primary key; a racing insert for the same ID in
+ *   another organisation does nothing (`on conflict do nothing`) and re-reads.
+ */
+import { sql } from "kysely";
+import { AppError, limitError } from "../errors";
+import { sha256Hex } from "../crypto";
+import { audit } from "../audit";
+import { BINDING_TTL_MS, DASHBOARD_WINDOW_MS, MAX_ACTIVE_BINDINGS_PER_ORG, MAX_RETAINED_BINDINGS_PER_ORG } from "../limits";
+import { isValidId } from "../execution/identity";
+import type { Clock } from "../clock";
+import type { BindingKind, Db, SessionBinding, Tx } from "../../db/schema";
+import { inTransaction } from "../../db/transaction";
+
+/** Who is registering or revoking: the authenticated caller. */
+export interface Principal {
+  orgId: string;
+  userId: string;
+  apiKeyId: string | null;
+  loginSessionId: string | null;
+  role?: string;
+}
+
+export interface Registration {
+  binding: SessionBinding;
+  created: boolean;
+}
+
+export async function findBinding(db: Db | Tx, sessionId: string): Promise<SessionBinding | undefined> {
+  return db.selectFrom("session_bindings").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
+}
+
+/** Observed expiry: tombstones an expired binding (idempotent). */
+export async function tombstoneExpired(db: Db | Tx, clock: Clock, sessionId: string): Promise<boolean> {
+  const now = clock.now();
+  const r = await db
+    .updateTable("session_bindings")
+    .set({ tombstoned_at: now, tombstone_reason: "expired" })
+    .where("session_id", "=", sessionId)
+    .where("tombstoned_at", "is", null)
+    .where("expires_at", "<=", now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+function refusal(b: SessionBinding, p: Principal, now: Date): AppError | undefined {
+  const owned = b.org_id === p.orgId && b.user_id === p.userId;
+  if (!owned) return new AppError("session_claimed");
+  if (b.tombstone_reason === "revoked") return new AppError("session_revoked");
+  if (b.tombstoned_at || b.expires_at.getTime() <= now.getTime()) return new AppError("session_expired");
+  return undefined;
+}
+
+export async function registerSession(
+  db: Db,
+  clock: Clock,
+  p: Principal,
+  sessionId: string,
+  opts: { kind?: BindingKind } = {},
+): Promise<Registration> {
+  if (!isValidId(sessionId)) throw new AppError("invalid_identity", { details: { field: "session_id" } });
+  const kind = opts.kind ?? "runtime";
+  const result = await inTransaction(db, async (tx) => {
+    const now = clock.now();
+    // Serialise registrations per organisation (quota checks below).
+    await tx.selectFrom("organizations").select("id").where("id", "=", p.orgId).forUpdate().executeTakeFirstOrThrow();
+    const existing = await findBinding(tx, sessionId);
+    if (existing) return { existing, now };
+    const counts = await tx
+      .selectFrom("session_bindings")
+      .select([
+        sql<string>`count(*)`.as("retained"),
+        sql<string>`count(*) filter (where tombstoned_at is null and expires_at > ${now})`.as("active"),
+      ])
+      .where("org_id", "=", p.orgId)
+      .executeTakeFirstOrThrow();
+    if (Number(counts.retained) >= MAX_RETAINED_BINDINGS_PER_ORG) {
+      return { limit: limitError("retained_sessions_per_org", MAX_RETAINED_BINDINGS_PER_ORG), now };
+    }
+    if (Number(counts.active) >= MAX_ACTIVE_BINDINGS_PER_ORG) {
+      return { limit: limitError("active_sessions_per_org", MAX_ACTIVE_BINDINGS_PER_ORG), now };
+    }
+    const inserted = await tx
+      .insertInto("session_bindings")
+      .values({
+        session_id: sessionId,
+        org_id: p.orgId,
+        user_id: p.userId,
+        kind,
+        login_session_id: kind === "dashboard" ? p.loginSessionId : null,
+        created_at: now,
+        expires_at: new Date(now.getTime() + BINDING_TTL_MS),
+        tombstoned_at: null,
+        tombstone_reason: null,
+        cleanup_done_at: null,
+      })
+      .onConflict((oc) => oc.column("session_id").doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) {
+      await audit(tx, {
+        at: now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId,
+        action: kind === "dashboard" ? "session.dashboard_bind" : "session.register", outcome: "ok", sessionTarget: sessionId,
+      });
+      return { created: inserted, now };
+    }
+    // Lost a race with another organisation's insert of the same ID.
+    return { existing: await findBinding(tx, sessionId), now };
+  });
+
+  if ("limit" in result) throw result.limit;
+  if ("created" in result && result.created) return { binding: result.created, created: true };
+  const existing = (result as { existing: SessionBinding | undefined }).existing;
+  if (!existing) throw new AppError("conflict");
+  const refused = refusal(existing, p, result.now);
+  if (refused) {
+    if (refused.code === "session_expired") await tombstoneExpired(db, clock, sessionId);
+    await audit(db, {
+      at: result.now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.claim_refused", outcome: "refused",
+      // Never the rejected ID itself: only the owner's audit trail names it.
+      sessionTarget: null, details: { reason: refused.code, target_sha256: sha256Hex(sessionId) },
+    });
+    throw refused;
+  }
+  await audit(db, {
+    at: result.now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.register_repeat", outcome: "ok", sessionTarget: sessionId,
+  });
+  return { binding: existing, created: false };
+}
+
+/**
+ * Revokes a binding (REG-5): its owner, or an owner/admin of its organisation.
+ * Anyone else gets `session_not_found`, so the call reveals nothing about IDs
+ * the caller does not own. Revoking twice is a no-op.
+ */
+export async function revokeSession(db: Db, clock: Clock, p: Principal & { role: string }, sessionId: string): Promise<SessionBinding> {
+  if (!isValidId(sessionId)) throw new AppError("session_not_found");
+  const now = clock.now();
+  const b = await findBinding(db, sessionId);
+  const allowed = b && b.org_id === p.orgId && (b.user_id === p.userId || p.role === "owner" || p.role === "admin");
+  if (!b || !allowed) throw new AppError("session_not_found");
+  if (b.tombstoned_at) return b;
+  const updated = await db
+    .updateTable("session_bindings")
+    .set({ tombstoned_at: now, tombstone_reason: "revoked" })
+    .where("session_id", "=", sessionId)
+    .where("tombstoned_at", "is", null)
+    .returningAll()
+    .executeTakeFirst();
+  await audit(db, { at: now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.revoke", outcome: "ok", sessionTarget: sessionId });
+  return updated ?? (await findBinding(db, sessionId))!;
+}
+
+/** The cleanup pool's step: tombstones up to `limit` bindings whose deadline passed. Returns how many. */
+export async function expireDueBindings(db: Db, clock: Clock, limit = 500): Promise<number> {
+  const now = clock.now();
+  const rows = await db
+    .updateTable("session_bindings")
+    .set({ tombstoned_at: now, tombstone_reason: "expired" })
+    .where("session_id", "in", (qb) =>
+      qb.selectFrom("session_bindings").select("session_id").where("tombstoned_at", "is", null).where("expires_at", "<=", now).limit(limit),
+    )
+    .where("tombstoned_at", "is", null)
+    .returning(["session_id", "org_id", "user_id"])
+    .execute();
+  for (const r of rows) {
+    await audit(db, { at: now, orgId: r.org_id, actorUserId: null, actorKeyId: null, action: "session.expire", outcome: "ok", sessionTarget: r.session_id });
+  }
+  return rows.length;
+}
+
+/**
+ * HTTP-3: the dashboard binding of a signed-in browser:
+ * `web:` + hex SHA-256 of (login token hash, organisation, 7-day window index).
+ */
+export function dashboardSessionId(loginTokenHash: string, orgId: string, now: Date): string {
+  const window = Math.floor(now.getTime() / DASHBOARD_WINDOW_MS);
+  return `web:${sha256Hex(`${loginTokenHash}\n${orgId}\n${window}`)}`;
+}
