@@ -12,8 +12,8 @@
  * registered session: the dashboard binding is never a fallback.
  */
 import type { Request, RequestHandler } from "express";
-import { authenticate, type Actor } from "../core/auth/authenticate";
-import { authorize, type Principal } from "../core/authorize";
+import { authenticate, authenticateWithBinding, type Actor } from "../core/auth/authenticate";
+import { authorize, checkBinding, type Principal } from "../core/authorize";
 import { AppError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { isValidId, type Identity } from "../core/execution/identity";
@@ -59,10 +59,16 @@ export function namedSession(req: Request): string | null {
 
 /** Resolves the execution of a request: used by the middleware and by the MCP endpoint. */
 export async function resolveExecution(ctx: AppContext, req: Request): Promise<{ actor: Actor; identity: Identity; expiresAt: Date }> {
-  const actor = await authenticate(ctx.db, ctx.clock, credentialsOf(req));
-  const principal = principalOf(actor);
+  const creds = credentialsOf(req);
+  if (creds.bearer === undefined && creds.cookieToken === undefined) throw new AppError("unauthenticated");
   const named = namedSession(req);
-  if (named !== null) return { actor, ...(await authorize(ctx.db, ctx.clock, principal, named)) };
+  if (named !== null) {
+    // One statement reads the credential, the account and the binding; the rules are checkBinding's.
+    const { actor, binding } = await authenticateWithBinding(ctx.db, ctx.clock, creds, named);
+    return { actor, ...(await checkBinding(ctx.db, ctx.clock, actor, named, binding)) };
+  }
+  const actor = await authenticate(ctx.db, ctx.clock, creds);
+  const principal = principalOf(actor);
   if (actor.kind !== "browser" || !actor.loginTokenHash) throw new AppError("invalid_session_header");
   // The dashboard binding: registered on first use in each 7-day window.
   const dashboard = dashboardSessionId(actor.loginTokenHash, actor.orgId, ctx.clock.now());

@@ -8,7 +8,7 @@
  */
 import { sql } from "kysely";
 import { AppError } from "./errors";
-import { assertAccountActive } from "./auth/authenticate";
+import { assertAccountActive, type BindingState } from "./auth/authenticate";
 import { makeIdentity, isValidId, type Identity } from "./execution/identity";
 import { tombstoneExpired, type Principal } from "./registry/registry";
 import type { Clock } from "./clock";
@@ -69,16 +69,9 @@ export async function authorize(
     ])
     .where("b.session_id", "=", sessionId)
     .executeTakeFirst();
-  const now = clock.now();
   if (!row) throw new AppError("session_not_found");
-  if (row.org_id !== p.orgId || row.user_id !== p.userId) throw new AppError("session_forbidden");
-  if (row.tombstone_reason === "revoked") throw new AppError("session_revoked");
-  if (row.tombstoned_at) throw new AppError("session_expired");
-  if (row.expires_at.getTime() <= now.getTime()) {
-    await tombstoneExpired(db, clock, sessionId);
-    throw new AppError("session_expired");
-  }
-  // The credential the work runs under must still be valid.
+  const { identity, expiresAt } = await checkBinding(db, clock, p, sessionId, row);
+  const now = clock.now();
   if (p.apiKeyId !== null && (row.key_user_id !== p.userId || row.key_revoked_at)) throw new AppError("api_key_revoked");
   if (p.loginSessionId !== null) {
     if (row.login_user_id !== p.userId || row.login_revoked_at || !row.login_expires_at || row.login_expires_at.getTime() <= now.getTime()) {
@@ -88,10 +81,33 @@ export async function authorize(
   if (p.apiKeyId === null && p.loginSessionId === null) throw new AppError("unauthenticated");
   assertAccountActive(row);
 
-  const identity = makeIdentity({ tenant_id: p.orgId, subject_id: p.userId, session_id: sessionId, parent_session_id: sessionId });
-  const result: Authorized = { identity, expiresAt: row.expires_at };
+  const result: Authorized = { identity, expiresAt };
   if (opts.repo) result.repo = await authorizeRepo(db, { orgId: p.orgId, userId: p.userId }, opts.repo.ref, opts.repo.level);
   return result;
+}
+
+/**
+ * The binding rules (REG-3..REG-5, HTTP-2), in one place: registered, owned by
+ * this org and user, not revoked, not expired (an expiry observed here is
+ * tombstoned at once). Returns the frozen identity.
+ */
+export async function checkBinding(
+  db: Db | Tx,
+  clock: Clock,
+  p: { orgId: string; userId: string },
+  sessionId: string,
+  row: BindingState | null | undefined,
+): Promise<{ identity: Identity; expiresAt: Date }> {
+  if (!row || row.org_id === null || row.expires_at === null) throw new AppError("session_not_found");
+  if (row.org_id !== p.orgId || row.user_id !== p.userId) throw new AppError("session_forbidden");
+  if (row.tombstone_reason === "revoked") throw new AppError("session_revoked");
+  if (row.tombstoned_at) throw new AppError("session_expired");
+  if (row.expires_at.getTime() <= clock.now().getTime()) {
+    await tombstoneExpired(db, clock, sessionId);
+    throw new AppError("session_expired");
+  }
+  const identity = makeIdentity({ tenant_id: p.orgId, subject_id: p.userId, session_id: sessionId, parent_session_id: sessionId });
+  return { identity, expiresAt: row.expires_at };
 }
 
 /**

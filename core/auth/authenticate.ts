@@ -9,6 +9,15 @@ import { API_KEY_PATTERN, apiKeyPrefix } from "../accounts/api-keys";
 import type { Clock } from "../clock";
 import type { Db, Role } from "../../db/schema";
 
+/** The binding columns every resolution reads (checked by core/authorize.ts `checkBinding`). */
+export interface BindingState {
+  org_id: string | null;
+  user_id: string | null;
+  expires_at: Date | null;
+  tombstone_reason: string | null;
+  tombstoned_at: Date | null;
+}
+
 export type AuthKind = "api_key" | "browser";
 
 export interface Actor {
@@ -49,18 +58,40 @@ export function assertAccountActive(row: {
 }
 
 export async function authenticate(db: Db, clock: Clock, creds: Credentials): Promise<Actor> {
-  if (creds.bearer !== undefined) return authenticateApiKey(db, creds.bearer);
+  if (creds.bearer !== undefined) return (await authenticateApiKey(db, creds.bearer, null)).actor;
   if (creds.cookieToken !== undefined) return authenticateBrowser(db, clock, creds.cookieToken, creds.orgHeader);
   throw new AppError("unauthenticated");
 }
 
-async function authenticateApiKey(db: Db, key: string): Promise<Actor> {
+/**
+ * authenticate() plus the state of one binding, read in the same statement for
+ * API keys (the hot path of every execution request). The binding rules are
+ * applied by the caller through core/authorize.ts `checkBinding`.
+ */
+export async function authenticateWithBinding(
+  db: Db,
+  clock: Clock,
+  creds: Credentials,
+  sessionId: string,
+): Promise<{ actor: Actor; binding: BindingState | null }> {
+  if (creds.bearer !== undefined) return authenticateApiKey(db, creds.bearer, sessionId);
+  const actor = await authenticate(db, clock, creds);
+  const binding = await db
+    .selectFrom("session_bindings")
+    .select(["org_id", "user_id", "expires_at", "tombstone_reason", "tombstoned_at"])
+    .where("session_id", "=", sessionId)
+    .executeTakeFirst();
+  return { actor, binding: binding ?? null };
+}
+
+async function authenticateApiKey(db: Db, key: string, sessionId: string | null): Promise<{ actor: Actor; binding: BindingState | null }> {
   if (!API_KEY_PATTERN.test(key)) throw new AppError("invalid_credentials");
   const row = await db
     .selectFrom("api_keys as k")
     .innerJoin("users as u", "u.id", "k.user_id")
     .innerJoin("organizations as o", "o.id", "k.org_id")
     .leftJoin("memberships as m", (j) => j.onRef("m.org_id", "=", "k.org_id").onRef("m.user_id", "=", "k.user_id"))
+    .leftJoin("session_bindings as b", (j) => j.on("b.session_id", "=", sessionId ?? ""))
     .select([
       "k.id as key_id",
       "k.key_hash",
@@ -74,13 +105,18 @@ async function authenticateApiKey(db: Db, key: string): Promise<Actor> {
       "o.suspended_at as org_suspended_at",
       "m.role as membership_role",
       "m.suspended_at as membership_suspended_at",
+      "b.org_id as b_org_id",
+      "b.user_id as b_user_id",
+      "b.expires_at as b_expires_at",
+      "b.tombstone_reason as b_tombstone_reason",
+      "b.tombstoned_at as b_tombstoned_at",
     ])
     .where("k.prefix", "=", apiKeyPrefix(key))
     .executeTakeFirst();
   if (!row || !safeEqualHex(row.key_hash, sha256Hex(key))) throw new AppError("invalid_credentials");
   if (row.revoked_at) throw new AppError("api_key_revoked");
   assertAccountActive(row);
-  return {
+  const actor: Actor = {
     kind: "api_key",
     userId: row.user_id,
     email: row.email,
@@ -92,6 +128,11 @@ async function authenticateApiKey(db: Db, key: string): Promise<Actor> {
     loginSessionId: null,
     loginTokenHash: null,
   };
+  const binding: BindingState | null =
+    sessionId === null || row.b_org_id === null
+      ? null
+      : { org_id: row.b_org_id, user_id: row.b_user_id, expires_at: row.b_expires_at, tombstone_reason: row.b_tombstone_reason, tombstoned_at: row.b_tombstoned_at };
+  return { actor, binding };
 }
 
 async function authenticateBrowser(db: Db, clock: Clock, token: string, orgHeader: string | undefined): Promise<Actor> {
