@@ -13,3 +13,39 @@ export const MAX_ACTIVE_BINDINGS_PER_ORG = 1024;
 export const MAX_RETAINED_BINDINGS_PER_ORG = 65536;
 /** HTTP-3: the dashboard binding's window (the ID changes at each window boundary). */
 export const DASHBOARD_WINDOW_MS = BINDING_TTL_MS;
+
+/** MEM-3: session memory, per namespace (one namespace = one repository of one session). */
+export const MAX_FACTS_PER_NAMESPACE = 512;
+export const MAX_ENTITIES_PER_NAMESPACE = 1024;
+/** MEM-3: the canonical serialized snapshot of one namespace (see core/memory/snapshot.ts). */
+export const MAX_SNAPSHOT_BYTES = 24 * 1024;
+/** MEM-3: per session. Retained namespaces include cleared and expired ones (lifetime cap). */
+export const MAX_NAMESPACES_PER_SESSION = 16;
+export const MAX_LIVE_FACTS_PER_SESSION = 2048;
+/** MEM-3: per tenant. Retained roots include cleared and expired ones (lifetime cap). */
+export const MAX_SCOPE_ROOTS_PER_TENANT = 2048;
+export const MAX_LIVE_FACTS_PER_TENANT = 65536;
+/** HTTP-4a: triples in one upsert; entity names; predicates; `source`. */
+export const MAX_TRIPLES_PER_UPSERT = 512;
+export const MAX_ENTITY_NAME_CHARS = 256;
+export const MAX_SOURCE_CHARS = 1024;
+/** HTTP-4: `GET /session-memory?limit` and recall `limit` bounds. */
+export const MAX_MEMORY_READ_LIMIT = 1024;
+export const MAX_RECALL_LIMIT = 50;
+export const MAX_RECALL_QUERY_CHARS = 2048;
+/** HTTP-4: promotion takes 1..50 fact ids. */
+export const MAX_PROMOTE_FACT_IDS = 50;
+/** VEC-3: the lexical candidate pool for one recall (bounded BM25). */
+export const MAX_BM25_DOCUMENTS = 4096;
+/** OFF-1: offload bounds (turns per request, chars per turn and per request, pending batches per process). */
+export const MAX_OFFLOAD_TURNS = 64;
+export const MAX_OFFLOAD_TURN_CHARS = 8192;
+export const MAX_OFFLOAD_TOTAL_CHARS = 65536;
+export const MAX_OFFLOAD_QUEUE_BATCHES = 256;
+/** MEM-6: durable repository memory, per repository, and per write. */
+export const MAX_REPO_NODES = 200_000;
+export const MAX_REPO_FACTS = 200_000;
+/** HTTP-4: `POST /memory/index` embeds at most this many durable entities per call. */
+export const MAX_EMBED_BATCH = 256;
+/** RET-1: rows removed per cleanup batch (purgeSession / purgeExpired). */
+export const MEMORY_PURGE_BATCH = 500;
