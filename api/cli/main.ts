@@ -71,7 +71,11 @@ async function runAdmin(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: rest,
     strict: false,
-    options: { json: { type: "boolean" }, "platform-admin": { type: "boolean" } },
+    options: {
+      json: { type: "boolean" },
+      "platform-admin": { type: "boolean" },
+      ...Object.fromEntries(["name", "email", "password", "org", "user", "role", "repo", "level", "key-prefix"].map((f) => [f, { type: "string" as const }])),
+    },
   });
   const json = values.json === true;
   const cfg = config();

@@ -1,0 +1,73 @@
+/**
+ * A newcomer's path on the embedded default: `npm start` serves /healthz, the
+ * admin CLI bootstraps accounts (one JSON object per command), everything
+ * survives a restart, and a bad configuration stops start-up naming the variable.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanEnv, runCli, startServer } from "../support/process";
+import { call } from "../support/http";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-e2e-"));
+const env = cleanEnv({ CODESYNAPSE_DATA_DIR: dataDir });
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function admin(...args: string[]): Promise<any> {
+  const r = await runCli(["admin", ...args, "--json"], env);
+  expect(r.code, r.stderr).toBe(0);
+  const lines = r.stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+describe("npm start and the admin CLI on the embedded default", () => {
+  it("serves, bootstraps accounts, keeps them across a restart", async () => {
+    const first = await startServer(["start"], env);
+    try {
+      expect((await call(first.url, "GET", "/healthz")).status).toBe(200);
+      expect((await call(first.url, "GET", "/readyz")).status).toBe(200);
+      // The CLI refuses to open the data directory a running server holds.
+      const busy = await runCli(["admin", "create-org", "--name", "busy", "--json"], env);
+      expect(busy.code).not.toBe(0);
+      expect(JSON.parse(busy.stdout).error.code).toBe("data_dir_in_use");
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    const { org_id } = await admin("create-org", "--name", "Acme");
+    const { user_id } = await admin("create-user", "--email", "dev@acme.test", "--password", "s3cret-passw0rd");
+    expect(await admin("add-member", "--org", org_id, "--user", user_id, "--role", "owner")).toMatchObject({ role: "owner" });
+    const { api_key } = await admin("create-api-key", "--org", org_id, "--user", user_id);
+    const { repo_id } = await admin("create-repo", "--org", org_id, "--name", "webapp");
+    expect(await admin("grant", "--repo", repo_id, "--user", user_id, "--level", "write")).toMatchObject({ level: "write" });
+    expect(api_key).toMatch(/^csk_/);
+
+    const bad = await runCli(["admin", "grant", "--repo", repo_id, "--user", user_id, "--level", "root", "--json"], env);
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stdout).error.code).toBe("validation_failed");
+
+    const second = await startServer(["start"], env);
+    try {
+      const me = await call(second.url, "GET", "/api/v1/me", { headers: { authorization: `Bearer ${api_key}` } });
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ organization: { id: org_id, name: "Acme" }, user: { id: user_id, email: "dev@acme.test" }, role: "owner" });
+      const login = await call(second.url, "POST", "/api/v1/auth/login", { body: { email: "dev@acme.test", password: "s3cret-passw0rd" } });
+      expect(login.status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+    expect((await admin("revoke-api-key", "--key-prefix", api_key.slice(0, 12))).revoked).toBe(true);
+  });
+
+  it("a bad configuration stops start-up with a message naming the variable", async () => {
+    const r = await runCli(["start"], { ...env, DATABASE_URL: "nonsense" });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("DATABASE_URL");
+    const p = await runCli(["start"], { ...env, PORT: "seventy" });
+    expect(p.code).not.toBe(0);
+    expect(p.stderr).toContain("PORT");
+  });
+});

@@ -1,0 +1,88 @@
+/** Spawning the real `codesynapse` command for end-to-end tests. */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+export const BIN = path.resolve(import.meta.dirname, "../../bin/codesynapse.js");
+
+/** The environment a fresh user has: no service URLs inherited from the test runner. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(DATABASE_URL|TEST_DATABASE_URL|REDIS_URL|NEO4J_|MILVUS_|HUGEGRAPH_|CODESYNAPSE_|MEMORY_STORE|VECTOR_INDEX|PORT|HOST|LOG_LEVEL|REQUIRE_SERVICES|VITEST)/.test(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`timed out: ${args.join(" ")}\n${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `codesynapse start` (or another server command) and waits for its "listening" log line. */
+export function startServer(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { LOG_LEVEL: "info", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${out}`));
+    }, timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      for (const line of out.split("\n")) {
+        if (!line.includes('"msg":"listening"')) continue;
+        try {
+          const url = JSON.parse(line).url as string;
+          clearTimeout(timer);
+          resolve({
+            child,
+            url,
+            output: () => out,
+            stop: () =>
+              new Promise((res) => {
+                if (child.exitCode !== null) return res(child.exitCode);
+                child.once("exit", (code) => res(code));
+                child.kill("SIGTERM");
+              }),
+          });
+          return;
+        } catch {
+          /* partial line */
+        }
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+}
