@@ -9,5 +9,6 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ["default"],
     setupFiles: ["test/support/setup.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
   },
 });
