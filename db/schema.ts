@@ -3,6 +3,7 @@
  * accounts tables; row types are inferred by Kysely from these.
  */
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { MemoryTables } from "./memory-schema";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -93,7 +94,7 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
-export interface Database {
+export interface Database extends MemoryTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   memberships: MembershipsTable;

@@ -1,0 +1,319 @@
+/**
+ * PostgreSQL SessionMemoryStore (kysely): the embedded default on PGlite and
+ * the production default on PostgreSQL. Every write runs in one transaction
+ * that first locks the tenant's row in `session_memory_tenants` (FOR UPDATE),
+ * so revision and quota checks of concurrent writers of one tenant are serial;
+ * then it applies the same checks as every adapter (core/memory/quotas.ts,
+ * core/memory/snapshot.ts) and writes only the difference to the stored
+ * snapshot. Any refusal rolls the whole transaction back: nothing half-written.
+ * Query text is constant; values travel as parameters.
+ */
+import { sql } from "kysely";
+import { AppError } from "../../../core/errors";
+import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkSnapshot } from "../../../core/memory/snapshot";
+import type { SessionMemoryStore } from "../../../core/memory/store";
+import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact } from "../../../core/memory/types";
+import { inTransaction } from "../../transaction";
+import type { Db, Tx } from "../../schema";
+
+const CHUNK = 500;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function scopeWhere<Q extends { where: (...a: any[]) => Q }>(q: Q, key: ScopeKey): Q {
+  return q.where("tenant_id", "=", key.tenant_id).where("session_id", "=", key.session_id).where("ns", "=", key.ns);
+}
+
+async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
+  await tx.insertInto("session_memory_tenants").values({ tenant_id: tenantId }).onConflict((oc) => oc.column("tenant_id").doNothing()).execute();
+  await tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate().execute();
+}
+
+async function isRevoked(tx: Tx, tenantId: string, sessionId: string): Promise<boolean> {
+  const r = await tx.selectFrom("session_memory_revocations").select("tenant_id").where("tenant_id", "=", tenantId).where("session_id", "=", sessionId).executeTakeFirst();
+  return r !== undefined;
+}
+
+async function otherSubject(tx: Tx, owner: ScopeOwner): Promise<boolean> {
+  const r = await tx
+    .selectFrom("session_memory_scopes")
+    .select("subject_id")
+    .where("tenant_id", "=", owner.tenant_id)
+    .where("session_id", "=", owner.session_id)
+    .where("subject_id", "<>", owner.subject_id)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+async function readRoot(tx: Tx, key: ScopeKey): Promise<(RootState & { doc: Record<string, unknown> }) | null> {
+  const r = await scopeWhere(tx.selectFrom("session_memory_scopes").select(["subject_id", "revision", "expires_at", "deleted_at", "doc"]), key).executeTakeFirst();
+  if (!r) return null;
+  return { subject_id: r.subject_id, revision: r.revision, expires_at: r.expires_at.getTime(), deleted: r.deleted_at !== null, doc: r.doc };
+}
+
+/** Removes a namespace's entities and facts (expiry on access, clear). */
+async function dropContent(tx: Tx, key: ScopeKey): Promise<void> {
+  await scopeWhere(tx.deleteFrom("session_memory_facts"), key).execute();
+  await scopeWhere(tx.deleteFrom("session_memory_entities"), key).execute();
+  await scopeWhere(tx.updateTable("session_memory_scopes").set({ fact_count: 0, entity_count: 0, size_bytes: 0, doc: "{}" }), key).execute();
+}
+
+async function countWhere(tx: Tx, tenantId: string, sessionId: string | null): Promise<number> {
+  let q = tx.selectFrom("session_memory_scopes").select((eb) => eb.fn.countAll<string | number>().as("n")).where("tenant_id", "=", tenantId);
+  if (sessionId !== null) q = q.where("session_id", "=", sessionId);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Live facts (not cleared, not expired, session not revoked) outside `key`, for the session or the tenant. */
+async function liveFactsElsewhere(tx: Tx, key: ScopeKey, now: Date, sessionOnly: boolean): Promise<number> {
+  let q = tx
+    .selectFrom("session_memory_scopes as s")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>("s.fact_count"), sql<number>`0`).as("n"))
+    .where("s.tenant_id", "=", key.tenant_id)
+    .where("s.deleted_at", "is", null)
+    .where("s.expires_at", ">", now)
+    .where((eb) => eb.not(eb.and([eb("s.session_id", "=", key.session_id), eb("s.ns", "=", key.ns)])))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("session_memory_revocations as r")
+            .select("r.tenant_id")
+            .whereRef("r.tenant_id", "=", "s.tenant_id")
+            .whereRef("r.session_id", "=", "s.session_id"),
+        ),
+      ),
+    );
+  if (sessionOnly) q = q.where("s.session_id", "=", key.session_id);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+class Expired extends Error {}
+
+export class PostgresSessionStore implements SessionMemoryStore {
+  readonly kind = "postgres";
+  constructor(private readonly db: Db) {}
+
+  async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
+    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    try {
+      return await inTransaction(
+        this.db,
+        async (tx) => {
+          if (await isRevoked(tx, owner.tenant_id, owner.session_id)) throw new AppError("session_revoked");
+          if (await otherSubject(tx, owner)) throw new AppError("session_forbidden");
+          const root = await readRoot(tx, key);
+          if (!root) return null;
+          if (root.deleted) throw new AppError("namespace_closed");
+          if (root.expires_at <= now) {
+            await dropContent(tx, key);
+            throw new Expired();
+          }
+          const entities = await scopeWhere(tx.selectFrom("session_memory_entities").select(["id", "name", "type", "doc"]), key).orderBy("id").execute();
+          const facts = await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "subject_id", "predicate", "object_id", "doc"]), key)
+            .orderBy("fact_id")
+            .execute();
+          return {
+            key,
+            subject_id: root.subject_id,
+            revision: root.revision,
+            expires_at: root.expires_at,
+            doc: root.doc,
+            entities: entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: e.doc })),
+            facts: facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: f.doc })),
+          };
+        },
+        { isolation: "repeatable read" },
+      );
+    } catch (err) {
+      if (err instanceof Expired) {
+        // The removal above rolled back with the throw; remove the content for real, then refuse.
+        await inTransaction(this.db, (tx) => dropContent(tx, key));
+        throw new AppError("session_expired");
+      }
+      throw err;
+    }
+  }
+
+  async commit(input: CommitInput): Promise<CommitResult> {
+    const { owner } = input;
+    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    const now = new Date(input.now);
+    const result = await inTransaction(this.db, async (tx): Promise<CommitResult | "expired"> => {
+      await lockTenant(tx, owner.tenant_id);
+      const root = await readRoot(tx, key);
+      const state = checkRoot(root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, {
+        revoked: await isRevoked(tx, owner.tenant_id, owner.session_id),
+        otherSubject: await otherSubject(tx, owner),
+        now: input.now,
+      });
+      if (state === "expired") {
+        if (root) await dropContent(tx, key);
+        return "expired";
+      }
+      const bytes = checkSnapshot(key, input.content);
+      enforceQuotas({
+        creatingRoot: root === null,
+        sessionRoots: await countWhere(tx, owner.tenant_id, owner.session_id),
+        tenantRoots: await countWhere(tx, owner.tenant_id, null),
+        sessionLiveFactsElsewhere: await liveFactsElsewhere(tx, key, now, true),
+        tenantLiveFactsElsewhere: await liveFactsElsewhere(tx, key, now, false),
+        factsAfter: input.content.facts.length,
+      });
+      const revision = (root?.revision ?? 0) + 1;
+      const counts = { fact_count: input.content.facts.length, entity_count: input.content.entities.length, size_bytes: bytes };
+      if (root) {
+        await scopeWhere(tx.updateTable("session_memory_scopes").set({ revision, doc: JSON.stringify(input.content.doc), updated_at: now, ...counts }), key).execute();
+      } else {
+        await tx
+          .insertInto("session_memory_scopes")
+          .values({ ...key, subject_id: owner.subject_id, doc: JSON.stringify(input.content.doc), revision, expires_at: new Date(input.expiresAt), deleted_at: null, ...counts })
+          .execute();
+      }
+      await this.writeDiff(tx, key, new Date(input.expiresAt), input.content.entities, input.content.facts);
+      return { revision };
+    });
+    if (result === "expired") throw new AppError("session_expired");
+    return result;
+  }
+
+  /** Writes only what changed: removed facts, removed entities, then new/changed entities and facts. */
+  private async writeDiff(tx: Tx, key: ScopeKey, expiresAt: Date, entities: SessionEntity[], facts: SessionFact[]): Promise<void> {
+    const oldEntities = new Map(
+      (await scopeWhere(tx.selectFrom("session_memory_entities").select(["id", "name", "type", "doc"]), key).execute()).map((e) => [e.id, e]),
+    );
+    const oldFacts = new Map((await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "doc"]), key).execute()).map((f) => [f.fact_id, f]));
+    const newEntityIds = new Set(entities.map((e) => e.id));
+    const newFactIds = new Set(facts.map((f) => f.fact_id));
+    for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)))) {
+      await scopeWhere(tx.deleteFrom("session_memory_facts"), key).where("fact_id", "in", ids).execute();
+    }
+    for (const ids of chunks([...oldEntities.keys()].filter((id) => !newEntityIds.has(id)))) {
+      await scopeWhere(tx.deleteFrom("session_memory_entities"), key).where("id", "in", ids).execute();
+    }
+    const entityRows = [];
+    for (const e of entities) {
+      const old = oldEntities.get(e.id);
+      const doc = JSON.stringify(e.doc);
+      if (!old) entityRows.push({ ...key, id: e.id, name: e.name, type: e.type, doc, expires_at: expiresAt });
+      else if (old.name !== e.name || JSON.stringify(old.doc) !== doc) {
+        await scopeWhere(tx.updateTable("session_memory_entities").set({ name: e.name, doc }), key).where("id", "=", e.id).execute();
+      }
+    }
+    for (const rows of chunks(entityRows)) await tx.insertInto("session_memory_entities").values(rows).execute();
+    const factRows = [];
+    for (const f of facts) {
+      const old = oldFacts.get(f.fact_id);
+      const doc = JSON.stringify(f.doc);
+      if (!old) factRows.push({ ...key, fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc, expires_at: expiresAt });
+      else if (JSON.stringify(old.doc) !== doc) {
+        await scopeWhere(tx.updateTable("session_memory_facts").set({ doc }), key).where("fact_id", "=", f.fact_id).execute();
+      }
+    }
+    for (const rows of chunks(factRows)) await tx.insertInto("session_memory_facts").values(rows).execute();
+  }
+
+  async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
+    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    await inTransaction(this.db, async (tx) => {
+      await lockTenant(tx, owner.tenant_id);
+      if (await isRevoked(tx, owner.tenant_id, owner.session_id)) throw new AppError("session_revoked");
+      if (await otherSubject(tx, owner)) throw new AppError("session_forbidden");
+      const root = await readRoot(tx, key);
+      if (root) {
+        if (root.subject_id !== owner.subject_id) throw new AppError("session_forbidden");
+        await dropContent(tx, key);
+        await scopeWhere(tx.updateTable("session_memory_scopes").set({ deleted_at: root.deleted ? undefined : new Date(now), revision: root.revision + 1, updated_at: new Date(now) }), key).execute();
+        return;
+      }
+      enforceQuotas({
+        creatingRoot: true,
+        sessionRoots: await countWhere(tx, owner.tenant_id, owner.session_id),
+        tenantRoots: await countWhere(tx, owner.tenant_id, null),
+        sessionLiveFactsElsewhere: 0,
+        tenantLiveFactsElsewhere: 0,
+        factsAfter: 0,
+      });
+      await tx
+        .insertInto("session_memory_scopes")
+        .values({ ...key, subject_id: owner.subject_id, doc: "{}", revision: 1, expires_at: new Date(expiresAt), deleted_at: new Date(now), fact_count: 0, entity_count: 0, size_bytes: 0 })
+        .execute();
+    });
+  }
+
+  async revokeSession(tenantId: string, sessionId: string, now: number): Promise<void> {
+    await this.db
+      .insertInto("session_memory_revocations")
+      .values({ tenant_id: tenantId, session_id: sessionId, revoked_at: new Date(now) })
+      .onConflict((oc) => oc.columns(["tenant_id", "session_id"]).doNothing())
+      .execute();
+  }
+
+  async purgeSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
+    return inTransaction(this.db, async (tx) => {
+      const facts = await sql<{ n: number }>`
+        with doomed as (
+          select tenant_id, session_id, ns, fact_id from session_memory_facts
+          where tenant_id = ${tenantId} and session_id = ${sessionId} limit ${batch}
+        )
+        delete from session_memory_facts f using doomed d
+        where f.tenant_id = d.tenant_id and f.session_id = d.session_id and f.ns = d.ns and f.fact_id = d.fact_id`.execute(tx);
+      let removed = Number(facts.numAffectedRows ?? 0);
+      if (removed < batch) {
+        const ents = await sql`
+          with doomed as (
+            select e.tenant_id, e.session_id, e.ns, e.id from session_memory_entities e
+            where e.tenant_id = ${tenantId} and e.session_id = ${sessionId} limit ${batch - removed}
+          )
+          delete from session_memory_entities e using doomed d
+          where e.tenant_id = d.tenant_id and e.session_id = d.session_id and e.ns = d.ns and e.id = d.id`.execute(tx);
+        removed += Number(ents.numAffectedRows ?? 0);
+      }
+      await sql`
+        update session_memory_scopes s set
+          fact_count = (select count(*) from session_memory_facts f where f.tenant_id = s.tenant_id and f.session_id = s.session_id and f.ns = s.ns),
+          entity_count = (select count(*) from session_memory_entities e where e.tenant_id = s.tenant_id and e.session_id = s.session_id and e.ns = s.ns)
+        where s.tenant_id = ${tenantId} and s.session_id = ${sessionId}`.execute(tx);
+      const left = await tx.selectFrom("session_memory_entities").select("id").where("tenant_id", "=", tenantId).where("session_id", "=", sessionId).limit(1).executeTakeFirst();
+      return { removed, done: left === undefined };
+    });
+  }
+
+  async purgeExpired(now: number, batch: number): Promise<PurgeResult> {
+    const at = new Date(now);
+    return inTransaction(this.db, async (tx) => {
+      const facts = await sql`
+        with doomed as (
+          select tenant_id, session_id, ns, fact_id from session_memory_facts where expires_at <= ${at} limit ${batch}
+        )
+        delete from session_memory_facts f using doomed d
+        where f.tenant_id = d.tenant_id and f.session_id = d.session_id and f.ns = d.ns and f.fact_id = d.fact_id`.execute(tx);
+      let removed = Number(facts.numAffectedRows ?? 0);
+      if (removed < batch) {
+        const ents = await sql`
+          with doomed as (
+            select e.tenant_id, e.session_id, e.ns, e.id from session_memory_entities e
+            where e.expires_at <= ${at}
+              and not exists (select 1 from session_memory_facts f where f.tenant_id = e.tenant_id and f.session_id = e.session_id and f.ns = e.ns
+                              and (f.subject_id = e.id or f.object_id = e.id))
+            limit ${batch - removed}
+          )
+          delete from session_memory_entities e using doomed d
+          where e.tenant_id = d.tenant_id and e.session_id = d.session_id and e.ns = d.ns and e.id = d.id`.execute(tx);
+        removed += Number(ents.numAffectedRows ?? 0);
+      }
+      await sql`
+        update session_memory_scopes s set fact_count = 0, entity_count = 0, size_bytes = 0
+        where s.expires_at <= ${at} and (s.fact_count > 0 or s.entity_count > 0)
+          and not exists (select 1 from session_memory_entities e where e.tenant_id = s.tenant_id and e.session_id = s.session_id and e.ns = s.ns)`.execute(tx);
+      const left = await tx.selectFrom("session_memory_entities").select("id").where("expires_at", "<=", at).limit(1).executeTakeFirst();
+      return { removed, done: left === undefined };
+    });
+  }
+}

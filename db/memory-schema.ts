@@ -1,0 +1,109 @@
+/** Table types of session memory and durable repository memory (migration 20261202_0100_memory). */
+import type { ColumnType } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb: read as parsed JSON, written as a JSON string. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface SessionMemoryTenantsTable {
+  tenant_id: string;
+}
+
+export interface SessionMemoryRevocationsTable {
+  tenant_id: string;
+  session_id: string;
+  revoked_at: Timestamp;
+}
+
+export interface SessionMemoryScopesTable {
+  tenant_id: string;
+  session_id: string;
+  ns: string;
+  subject_id: string;
+  doc: Json<Record<string, unknown>>;
+  revision: number;
+  expires_at: Timestamp;
+  deleted_at: Timestamp | null;
+  fact_count: number;
+  entity_count: number;
+  size_bytes: number;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface SessionMemoryEntitiesTable {
+  tenant_id: string;
+  session_id: string;
+  ns: string;
+  id: string;
+  name: string;
+  type: string;
+  doc: Json<{ aliases?: string[] }>;
+  expires_at: Timestamp;
+}
+
+export interface SessionMemoryFactsTable {
+  tenant_id: string;
+  session_id: string;
+  ns: string;
+  fact_id: string;
+  subject_id: string;
+  predicate: string;
+  object_id: string;
+  doc: Json<{ source?: string }>;
+  expires_at: Timestamp;
+}
+
+export interface SessionMemoryVectorsTable {
+  tenant_id: string;
+  session_id: string;
+  ns: string;
+  id: string;
+  model: string;
+  vector: number[];
+  expires_at: Timestamp;
+}
+
+export interface RepoMemoryLocksTable {
+  repo_id: string;
+}
+
+export interface RepoNodesTable {
+  repo_id: string;
+  id: string;
+  label: ColumnType<string, string | undefined, string>;
+  name: string;
+  name_key: string;
+  type: string;
+  props: Json<Record<string, unknown>>;
+  origin_session_id: string | null;
+  embedding_model: string | null;
+  embedding: number[] | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface RepoEdgesTable {
+  repo_id: string;
+  id: string;
+  label: string;
+  src: string;
+  predicate: string;
+  dst: string;
+  props: Json<Record<string, unknown>>;
+  origin_session_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface MemoryTables {
+  session_memory_tenants: SessionMemoryTenantsTable;
+  session_memory_revocations: SessionMemoryRevocationsTable;
+  session_memory_scopes: SessionMemoryScopesTable;
+  session_memory_entities: SessionMemoryEntitiesTable;
+  session_memory_facts: SessionMemoryFactsTable;
+  session_memory_vectors: SessionMemoryVectorsTable;
+  repo_memory_locks: RepoMemoryLocksTable;
+  repo_nodes: RepoNodesTable;
+  repo_edges: RepoEdgesTable;
+}
