@@ -11,6 +11,7 @@ import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
 import { meRoutes } from "./routes/me";
+import { mcpRoutes } from "./mcp/http";
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -21,6 +22,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(authRoutes(ctx));
   app.use(meRoutes(ctx));
   app.use(executionRoutes(ctx));
+  app.use(mcpRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
   app.use(errorMiddleware(ctx.logger));
   return app;

@@ -49,3 +49,7 @@ export const MAX_REPO_FACTS = 200_000;
 export const MAX_EMBED_BATCH = 256;
 /** RET-1: rows removed per cleanup batch (purgeSession / purgeExpired). */
 export const MEMORY_PURGE_BATCH = 500;
+/** MCP-2: open Streamable HTTP transports per process; when full, the longest-idle unbound one is dropped first. */
+export const MCP_MAX_TRANSPORTS = 4096;
+/** MCP-2: a transport idle this long is closed; the client initializes again and re-presents its binding. */
+export const MCP_IDLE_TIMEOUT_MS = 30 * 60 * 1000;

@@ -1,0 +1,197 @@
+/**
+ * MCP over Streamable HTTP (MCP-2, VER-2), black-box: the real app on an
+ * ephemeral port, the SDK's own Client, and raw HTTP where a test must send
+ * what a well-behaved client never would (another session's headers on an
+ * existing transport).
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createApp } from "../../api/app";
+import { removeMember, suspendMember } from "../../core/accounts/accounts";
+import { testContext } from "../support/app";
+import { describeEachDatabase } from "../support/databases";
+import { seedAccount, uniq, type Account } from "../support/fixtures";
+import { bearer, call, listen, type TestServer } from "../support/http";
+
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
+const ACCEPT = { accept: "application/json, text/event-stream" };
+
+function execHeaders(a: Account, session: string): Record<string, string> {
+  return { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": session };
+}
+
+/** The JSON-RPC messages of an SSE (or JSON) response body. */
+function rpcMessages(text: string): any[] {
+  const out: any[] = [];
+  for (const line of text.split("\n")) if (line.startsWith("data: ")) out.push(JSON.parse(line.slice(6)));
+  if (out.length === 0 && text.trim().startsWith("{")) out.push(JSON.parse(text));
+  return out;
+}
+
+await describeEachDatabase("MCP over Streamable HTTP", (t) => {
+  let srv: TestServer;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    srv = await listen(createApp(testContext(t().db)));
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await srv.close();
+  });
+
+  async function register(a: Account, id = uniq("thread")): Promise<string> {
+    const r = await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: id } });
+    expect(r.status).toBe(201);
+    return id;
+  }
+
+  async function connect(headers: Record<string, string> = {}) {
+    const transport = new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), { requestInit: { headers } });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, transport };
+  }
+
+  /** A raw POST of one JSON-RPC message on an existing transport. */
+  async function rawPost(mcpSession: string, headers: Record<string, string>, body: unknown) {
+    return call(srv.url, "POST", "/mcp", { headers: { ...ACCEPT, ...headers, "mcp-session-id": mcpSession }, body });
+  }
+
+  const identityCall = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_identity", arguments: {} } });
+
+  it("initialize and tools/list work without identity; tools/call does not", async () => {
+    const { client } = await connect();
+    const tools = await client.listTools();
+    expect(tools.tools.map((x) => x.name)).toContain("get_identity");
+    for (const tool of tools.tools) expect(tool.description?.length ?? 0).toBeGreaterThan(40);
+    await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/401|unauthenticated/);
+  });
+
+  it("tools/call with credentials but without the session headers fails", async () => {
+    const a = await seedAccount(t().db);
+    const { client } = await connect(bearer(a.apiKey));
+    await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/invalid_session_header/);
+  });
+
+  it("a tool call runs as the registered identity; the transport ID is not the primary session", async () => {
+    const a = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client, transport } = await connect(execHeaders(a, thread));
+    const r = await client.callTool({ name: "get_identity", arguments: {} });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ tenant_id: a.orgId, subject_id: a.userId, session_id: thread, parent_session_id: thread });
+    expect(transport.sessionId).toBeTruthy();
+    expect(transport.sessionId).not.toBe(thread);
+  });
+
+  it("refuses to switch X-CodeSynapse-Session on an existing transport, without echoing the ID", async () => {
+    const a = await seedAccount(t().db);
+    const first = await register(a);
+    const second = await register(a);
+    const { client, transport } = await connect(execHeaders(a, first));
+    expect((await client.callTool({ name: "get_identity", arguments: {} })).structuredContent).toMatchObject({ session_id: first });
+    const sid = transport.sessionId!;
+
+    const switched = await rawPost(sid, execHeaders(a, second), identityCall(90));
+    expect([switched.status, switched.body.error.data.code]).toEqual([403, "mcp_binding_mismatch"]);
+    expect(switched.text).not.toContain(second);
+    // Another user of the same organisation, with their own valid session, is refused too.
+    const b = await seedAccount(t().db, { orgId: a.orgId });
+    const theirs = await register(b);
+    const foreign = await rawPost(sid, execHeaders(b, theirs), identityCall(91));
+    expect([foreign.status, foreign.body.error.data.code]).toEqual([403, "mcp_binding_mismatch"]);
+    // A bound transport needs its binding on every request, even tools/list.
+    const bare = await rawPost(sid, {}, { jsonrpc: "2.0", id: 92, method: "tools/list" });
+    expect(bare.status).toBe(401);
+    // The owner still works on the same transport.
+    const again = await rawPost(sid, execHeaders(a, first), identityCall(93));
+    expect(again.status).toBe(200);
+    expect(rpcMessages(again.text)[0].result.structuredContent.session_id).toBe(first);
+  });
+
+  it("an unbound transport binds to the first identity that calls a tool", async () => {
+    const a = await seedAccount(t().db);
+    const thread = await register(a);
+    const other = await register(a);
+    const init = await call(srv.url, "POST", "/mcp", { headers: ACCEPT, body: INIT });
+    expect(init.status).toBe(200);
+    const sid = init.headers.get("mcp-session-id")!;
+    expect((await rawPost(sid, {}, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    const first = await rawPost(sid, execHeaders(a, thread), identityCall(2));
+    expect(rpcMessages(first.text)[0].result.structuredContent.session_id).toBe(thread);
+    const switched = await rawPost(sid, execHeaders(a, other), identityCall(3));
+    expect(switched.status).toBe(403);
+  });
+
+  it("GET/SSE and DELETE must present the same binding; DELETE by the owner ends the transport", async () => {
+    const a = await seedAccount(t().db);
+    const mine = await register(a);
+    const b = await seedAccount(t().db);
+    const theirs = await register(b);
+    const { client, transport } = await connect(execHeaders(a, mine));
+    await client.callTool({ name: "get_identity", arguments: {} });
+    const sid = transport.sessionId!;
+
+    const sse = await fetch(`${srv.url}/mcp`, { headers: { accept: "text/event-stream", "mcp-session-id": sid, ...execHeaders(b, theirs) } });
+    expect(sse.status).toBe(403);
+    await sse.body?.cancel();
+    const sseBare = await fetch(`${srv.url}/mcp`, { headers: { accept: "text/event-stream", "mcp-session-id": sid } });
+    expect(sseBare.status).toBe(401);
+    await sseBare.body?.cancel();
+
+    const del = await call(srv.url, "DELETE", "/mcp", { headers: { "mcp-session-id": sid, ...execHeaders(b, theirs) } });
+    expect([del.status, del.body.error.data.code]).toEqual([403, "mcp_binding_mismatch"]);
+    expect(del.text).not.toContain(theirs);
+    const delBare = await call(srv.url, "DELETE", "/mcp", { headers: { "mcp-session-id": sid } });
+    expect(delBare.status).toBe(401);
+    // Still alive for its owner.
+    expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
+
+    await transport.terminateSession();
+    const after = await rawPost(sid, execHeaders(a, mine), identityCall(5));
+    expect(after.status).toBe(404);
+  });
+
+  it("membership revoked mid-conversation: the next tool call fails", async () => {
+    const a = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client } = await connect(execHeaders(a, thread));
+    expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
+    await removeMember(t().db, { orgId: a.orgId, userId: a.userId });
+    await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/403|not_a_member/);
+  });
+
+  it("a suspended membership and a revoked session stop tool calls too", async () => {
+    const a = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client } = await connect(execHeaders(a, thread));
+    expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
+    expect((await call(srv.url, "DELETE", `/api/v1/execution/sessions/${thread}`, { headers: bearer(a.apiKey) })).status).toBe(204);
+    await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/410|session_revoked/);
+
+    const b = await seedAccount(t().db);
+    const other = await register(b);
+    const second = await connect(execHeaders(b, other));
+    await suspendMember(t().db, { orgId: b.orgId, userId: b.userId, at: new Date() });
+    await expect(second.client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/membership_suspended/);
+  });
+
+  it("unknown transports are 404, a missing one 400, and unregistered sessions are refused without echo", async () => {
+    const a = await seedAccount(t().db);
+    const r = await rawPost("no-such-transport", execHeaders(a, await register(a)), identityCall(1));
+    expect(r.status).toBe(404);
+    const missing = await call(srv.url, "POST", "/mcp", { headers: ACCEPT, body: identityCall(1) });
+    expect(missing.status).toBe(400);
+    const ghost = uniq("never-registered");
+    const init = await call(srv.url, "POST", "/mcp", { headers: { ...ACCEPT, ...execHeaders(a, ghost) }, body: INIT });
+    expect([init.status, init.body.error.data.code]).toEqual([404, "session_not_found"]);
+    expect(init.text).not.toContain(ghost);
+  });
+});
