@@ -26,7 +26,14 @@ export interface OpenDatabase {
   /** Where it lives, without credentials (for logs and messages). */
   location: string;
   close(): Promise<void>;
+  /**
+   * LISTEN on a channel (the job dispatcher's wake-up): a dedicated connection
+   * on PostgreSQL, the one instance on PGlite. Returns the unlisten function.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
+
+const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export interface DatabaseOptions {
   /** postgres://… ; when absent PGlite is used. */
@@ -103,7 +110,19 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       throw new AppError("unavailable", { message: `PostgreSQL at ${redactUrl(opts.url)} is not reachable.`, cause: err });
     }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: "postgres", location: redactUrl(opts.url), close: () => db.destroy() };
+    const url = opts.url;
+    const listen = async (channel: string, onPayload: (payload: string) => void) => {
+      if (!CHANNEL_PATTERN.test(channel)) throw new Error("invalid channel name");
+      const client = new pg.Client({ connectionString: url, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) });
+      client.on("error", () => undefined);
+      await client.connect();
+      client.on("notification", (n) => onPayload(n.payload ?? ""));
+      await client.query(`LISTEN ${channel}`);
+      return async () => {
+        await client.end().catch(() => undefined);
+      };
+    };
+    return { db, kind: "postgres", location: redactUrl(opts.url), close: () => db.destroy(), listen };
   }
 
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
@@ -114,6 +133,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       db,
       kind: "pglite",
       location: opts.dataDir ? path.resolve(opts.dataDir) : "memory",
+      listen: async (channel: string, onPayload: (payload: string) => void) => {
+        if (!CHANNEL_PATTERN.test(channel)) throw new Error("invalid channel name");
+        const unlisten = await pglite.listen(channel, onPayload);
+        return async () => {
+          if (!pglite.closed) await unlisten().catch(() => undefined);
+        };
+      },
       close: async () => {
         await db.destroy();
         if (!pglite.closed) await pglite.close();

@@ -104,6 +104,8 @@ export interface Database extends MemoryTables {
   repo_permissions: RepoPermissionsTable;
   session_bindings: SessionBindingsTable;
   audit_log: AuditLogTable;
+  jobs: JobsTable;
+  job_schedules: JobSchedulesTable;
 }
 
 export type Db = Kysely<Database>;
@@ -119,3 +121,61 @@ export type LoginSession = Selectable<LoginSessionsTable>;
 export type Repository = Selectable<RepositoriesTable>;
 export type SessionBinding = Selectable<SessionBindingsTable>;
 export type NewUser = Insertable<UsersTable>;
+
+// Durable jobs (queues/, JOB-1, JOB-7). Row types sit in queues/jobs.ts.
+type Json = ColumnType<unknown, string, string>;
+export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+export interface JobsTable {
+  id: string;
+  kind: string;
+  pool: string;
+  params: Json;
+  repo_id: string | null;
+  system: boolean;
+  tenant_id: string | null;
+  subject_id: string | null;
+  session_id: string | null;
+  parent_session_id: string | null;
+  actor_user_id: string | null;
+  api_key_id: string | null;
+  login_session_id: string | null;
+  status: JobStatus;
+  restartable: boolean;
+  attempts: number;
+  max_attempts: number;
+  run_at: Timestamp;
+  dispatched_at: Timestamp | null;
+  lease_owner: string | null;
+  lease_token: string | null;
+  lease_expires_at: Timestamp | null;
+  cancel_requested_at: Timestamp | null;
+  result: ColumnType<unknown, string | null, string | null>;
+  error_code: string | null;
+  schedule_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+export interface JobSchedulesTable {
+  id: string;
+  kind: string;
+  params: Json;
+  repo_id: string | null;
+  interval_ms: number;
+  system: boolean;
+  tenant_id: string | null;
+  subject_id: string | null;
+  session_id: string | null;
+  parent_session_id: string | null;
+  actor_user_id: string | null;
+  api_key_id: string | null;
+  login_session_id: string | null;
+  enabled: boolean;
+  next_run_at: Timestamp;
+  last_run_at: Timestamp | null;
+  last_job_id: string | null;
+  last_error_code: string | null;
+  created_at: Timestamp;
+}

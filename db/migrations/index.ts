@@ -7,9 +7,11 @@ import type { Migration } from "kysely/migration";
 import * as accounts from "./20261202_0001_accounts";
 import * as sessionRegistry from "./20261202_0002_session_registry";
 import * as memory from "./20261202_0100_memory";
+import * as jobs from "./20261202_0200_jobs";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
   "20261202_0002_session_registry": sessionRegistry,
   "20261202_0100_memory": memory,
+  "20261202_0200_jobs": jobs,
 };

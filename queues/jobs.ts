@@ -1,0 +1,61 @@
+/**
+ * Job rows and the catalog of job kinds.
+ *
+ * States of a job row (JOB-1, JOB-3, JOB-4):
+ *
+ *   queued ──claim──▶ running ──persist ok──▶ succeeded
+ *     ▲                 │ ├──handler error, attempts left──▶ queued (run_at = now + backoff)
+ *     │                 │ ├──handler error, none left──▶ failed
+ *     │                 │ ├──recheck refused──▶ refused          (nothing written)
+ *     │                 │ ├──cancel──▶ canceled
+ *     └──lease expired──┘ └──lease expired / shutdown, kind not restartable──▶ abandoned
+ *
+ * Invariants: `lease_token` is set exactly while `running` (a CHECK holds it);
+ * every write a worker makes names its lease token in the `where` clause, so a
+ * worker whose lease was reclaimed updates zero rows and stops. The row keeps
+ * its identity for its whole life: a retry is the same row, hence the same
+ * primary session (JOB-5).
+ */
+import type { Selectable } from "kysely";
+import type { z } from "zod";
+import type { JobsTable, JobSchedulesTable, JobStatus, RepoLevel } from "../db/schema";
+
+export type { JobStatus };
+export type JobRow = Selectable<JobsTable>;
+export type ScheduleRow = Selectable<JobSchedulesTable>;
+
+/** WRK-1: the dedicated pools. */
+export const POOLS = ["ingest", "ai", "embedding", "fix", "cleanup"] as const;
+export type Pool = (typeof POOLS)[number];
+
+export function isPool(v: string): v is Pool {
+  return (POOLS as readonly string[]).includes(v);
+}
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled", "abandoned", "refused"];
+
+/** What a job kind is: where it runs and how it may be retried. The handler lives in workers/. */
+export interface JobKind<P = unknown> {
+  kind: string;
+  pool: Pool;
+  /** false for fix-kind jobs: an interrupted one ends `abandoned`, never runs again (JOB-4). */
+  restartable: boolean;
+  /** Bounded retries (JOB-5); 1 = no retry. */
+  maxAttempts: number;
+  /** The repository permission the job needs at submit, before work and before persistence. */
+  repoLevel?: RepoLevel;
+  /** System kinds (the cleanup sweep) run without an identity and are only started by system schedules. */
+  system?: boolean;
+  /** System kinds only: run under a persisted system schedule this often (e.g. the cleanup sweep, every minute). */
+  everyMs?: number;
+  /** Stored parameters are validated on submit and again when a worker rebuilds the job. */
+  params: z.ZodType<P>;
+}
+
+/** Retry backoff: base * 2^(attempt-1), capped. */
+export const RETRY_BACKOFF_BASE_MS = 1000;
+export const RETRY_BACKOFF_MAX_MS = 5 * 60 * 1000;
+
+export function backoffMs(attempts: number, base = RETRY_BACKOFF_BASE_MS, max = RETRY_BACKOFF_MAX_MS): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+}

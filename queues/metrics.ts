@@ -1,0 +1,77 @@
+/**
+ * Prometheus metrics of the job machinery (JOB-9, RET-2). Labels are pool,
+ * kind, outcome, stage, code and status: closed sets chosen by the platform.
+ * No label ever carries a session, tenant, user or job id.
+ */
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Db } from "../db/schema";
+import { queueDepth } from "./sql/queueDepth";
+
+export type JobOutcomeLabel = "succeeded" | "failed" | "retried" | "refused" | "canceled" | "abandoned" | "released" | "lease_lost";
+
+export class JobMetrics {
+  readonly registry: Registry;
+  readonly #duration: Histogram<"pool" | "kind" | "outcome">;
+  readonly #outcomes: Counter<"pool" | "kind" | "outcome">;
+  readonly #reclaims: Counter<"pool" | "kind" | "result">;
+  readonly #refusals: Counter<"pool" | "kind" | "stage" | "code">;
+
+  constructor(opts: { db?: Db; registry?: Registry } = {}) {
+    this.registry = opts.registry ?? new Registry();
+    const registers = [this.registry];
+    this.#duration = new Histogram({
+      name: "codesynapse_job_duration_seconds",
+      help: "Time from claim to the job's end, per pool, kind and outcome.",
+      labelNames: ["pool", "kind", "outcome"],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    });
+    this.#outcomes = new Counter({ name: "codesynapse_job_outcomes_total", help: "Jobs ended by a worker, per outcome.", labelNames: ["pool", "kind", "outcome"], registers });
+    this.#reclaims = new Counter({ name: "codesynapse_job_reclaims_total", help: "Expired leases reclaimed by the sweeper.", labelNames: ["pool", "kind", "result"], registers });
+    this.#refusals = new Counter({
+      name: "codesynapse_job_recheck_refusals_total",
+      help: "Authorization rechecks that refused a job (stage: before_work | before_persist).",
+      labelNames: ["pool", "kind", "stage", "code"],
+      registers,
+    });
+    const db = opts.db;
+    if (db) {
+      new Gauge({
+        name: "codesynapse_jobs",
+        help: "Job rows per pool and status (depth = status queued).",
+        labelNames: ["pool", "status"],
+        registers,
+        async collect() {
+          this.reset();
+          for (const r of await queueDepth(db)) this.set({ pool: r.pool, status: r.status }, r.count);
+        },
+      });
+      new Gauge({
+        name: "codesynapse_jobs_oldest_waiting_seconds",
+        help: "Age of the oldest due queued job per pool.",
+        labelNames: ["pool"],
+        registers,
+        async collect() {
+          this.reset();
+          const now = Date.now();
+          for (const r of await queueDepth(db)) {
+            if (r.status === "queued" && r.oldest_run_at) this.set({ pool: r.pool }, Math.max(0, (now - r.oldest_run_at.getTime()) / 1000));
+          }
+        },
+      });
+    }
+  }
+
+  finished(pool: string, kind: string, outcome: JobOutcomeLabel, seconds: number): void {
+    this.#outcomes.inc({ pool, kind, outcome });
+    this.#duration.observe({ pool, kind, outcome }, seconds);
+  }
+
+  reclaimed(pool: string, kind: string, result: string): void {
+    this.#reclaims.inc({ pool, kind, result });
+  }
+
+  refused(pool: string, kind: string, stage: "before_work" | "before_persist", code: string): void {
+    this.#refusals.inc({ pool, kind, stage, code });
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * getJob: one job, visible only to the execution identity that created it
+ * (same tenant, subject and primary session). Anything else is "not found".
+ */
+import type { Identity } from "../../core/execution/identity";
+import type { Db, Tx } from "../../db/schema";
+import type { JobRow } from "../jobs";
+
+export async function getJob(db: Db | Tx, identity: Identity, id: string): Promise<JobRow | undefined> {
+  return db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("id", "=", id)
+    .where("system", "=", false)
+    .where("tenant_id", "=", identity.tenant_id)
+    .where("subject_id", "=", identity.subject_id)
+    .where("session_id", "=", identity.session_id)
+    .executeTakeFirst();
+}

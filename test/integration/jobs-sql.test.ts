@@ -1,0 +1,155 @@
+/**
+ * The job SQL (queues/sql): claim, lease fencing, retries with backoff,
+ * reclaim, fix abandonment, schedules — on PGlite and on PostgreSQL.
+ */
+import { expect, it } from "vitest";
+import { ManualClock } from "../../core/clock";
+import { inTransaction } from "../../db/transaction";
+import { JobRegistry } from "../../queues/registry";
+import { fireDueSchedules } from "../../queues/scheduler";
+import { claimJobs } from "../../queues/sql/claimJobs";
+import { failJob } from "../../queues/sql/failJob";
+import { finishJob } from "../../queues/sql/finishJob";
+import { reclaimExpiredLeases } from "../../queues/sql/reclaimExpiredLeases";
+import { renewLease } from "../../queues/sql/renewLease";
+import { takeUndispatched } from "../../queues/sql/takeUndispatched";
+import { upsertSchedule } from "../../queues/sql/upsertSchedule";
+import { describeEachDatabase } from "../support/databases";
+import { uniq } from "../support/fixtures";
+import { anyParams, enqueueFor, jobRow, seedExecution } from "../support/jobs";
+
+const LEASE = 1000;
+
+await describeEachDatabase("job rows", (t) => {
+  it("a job row carries identity and principal ids but no token, cookie or API key", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const job = await enqueueFor(t().db, clock, e, { params: { question: "why?" } });
+    const raw = JSON.stringify(await jobRow(t().db, job.id));
+    expect(job).toMatchObject({ status: "queued", tenant_id: e.identity.tenant_id, subject_id: e.identity.subject_id, session_id: e.identity.session_id, parent_session_id: e.identity.session_id, actor_user_id: e.account.userId, api_key_id: e.account.keyId, attempts: 0 });
+    expect(raw).not.toContain(e.account.apiKey);
+    expect(raw).not.toContain(e.account.apiKey.slice(-20));
+    expect(raw).not.toContain(e.account.password);
+    const keyHash = (await t().db.selectFrom("api_keys").select("key_hash").where("id", "=", e.account.keyId).executeTakeFirstOrThrow()).key_hash;
+    expect(raw).not.toContain(keyHash);
+  });
+
+  it("concurrent claims never hand out the same row; claim bumps attempts and sets a lease", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const pool = "embedding";
+    await t().db.deleteFrom("jobs").where("pool", "=", pool).execute();
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) ids.add((await enqueueFor(t().db, clock, e, { pool })).id);
+    const batches = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => claimJobs(t().db, { pool, workerId: `w${i}`, leaseMs: LEASE, limit: 6, now: clock.now() })),
+    );
+    const claimed = batches.flat();
+    expect(claimed.length).toBe(20);
+    expect(new Set(claimed.map((r) => r.id))).toEqual(ids);
+    for (const r of claimed) {
+      expect(r.status).toBe("running");
+      expect(r.attempts).toBe(1);
+      expect(r.lease_token).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.lease_expires_at!.getTime()).toBe(clock.now().getTime() + LEASE);
+    }
+    expect(new Set(claimed.map((r) => r.lease_token)).size).toBe(20);
+  });
+
+  it("claims by id (the BullMQ path) with the same function, and never a row that is not due", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const a = await enqueueFor(t().db, clock, e, { pool: "fix" });
+    const b = await enqueueFor(t().db, clock, e, { pool: "fix" });
+    const got = await claimJobs(t().db, { pool: "fix", workerId: "w", leaseMs: LEASE, limit: 5, now: clock.now(), ids: [b.id] });
+    expect(got.map((r) => r.id)).toEqual([b.id]);
+    expect((await jobRow(t().db, a.id)).status).toBe("queued");
+    const wrongPool = await claimJobs(t().db, { pool: "ai", workerId: "w", leaseMs: LEASE, limit: 5, now: clock.now(), ids: [a.id] });
+    expect(wrongPool).toEqual([]);
+  });
+
+  it("a stale worker whose lease was taken over cannot renew, finish or fail", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const job = await enqueueFor(t().db, clock, e, { pool: "ingest" });
+    const [stale] = await claimJobs(t().db, { pool: "ingest", workerId: "old", leaseMs: LEASE, limit: 1, now: clock.now(), ids: [job.id] });
+    clock.advance(LEASE + 1);
+    const reclaimed = await reclaimExpiredLeases(t().db, { now: clock.now() });
+    expect(reclaimed.find((r) => r.id === job.id)?.status).toBe("queued");
+    const [fresh] = await claimJobs(t().db, { pool: "ingest", workerId: "new", leaseMs: LEASE, limit: 1, now: clock.now(), ids: [job.id] });
+    expect(fresh!.attempts).toBe(2);
+    expect(fresh!.session_id).toBe(e.identity.session_id);
+    // The old worker: every write is refused by its token.
+    expect((await renewLease(t().db, { id: job.id, token: stale!.lease_token!, now: clock.now(), leaseMs: LEASE })).ok).toBe(false);
+    const committed = await inTransaction(t().db, (tx) => finishJob(tx, { id: job.id, token: stale!.lease_token!, now: clock.now(), result: { stale: true } }));
+    expect(committed).toBe(false);
+    expect(await failJob(t().db, { id: job.id, token: stale!.lease_token!, now: clock.now(), errorCode: "x", retryable: true })).toBeUndefined();
+    // The new owner still holds it, and commits.
+    expect(await inTransaction(t().db, (tx) => finishJob(tx, { id: job.id, token: fresh!.lease_token!, now: clock.now(), result: { ok: 1 } }))).toBe(true);
+    const done = await jobRow(t().db, job.id);
+    expect(done).toMatchObject({ status: "succeeded", result: { ok: 1 }, lease_token: null });
+  });
+
+  it("retries back off exponentially, keep the same row and primary session, and stop at max_attempts", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const job = await enqueueFor(t().db, clock, e, { pool: "ai", maxAttempts: 3 });
+    const runAts: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const [r] = await claimJobs(t().db, { pool: "ai", workerId: "w", leaseMs: LEASE, limit: 1, now: clock.now(), ids: [job.id] });
+      expect(r, `attempt ${attempt}`).toBeDefined();
+      expect([r!.attempts, r!.session_id, r!.parent_session_id]).toEqual([attempt, e.identity.session_id, e.identity.session_id]);
+      const f = await failJob(t().db, { id: job.id, token: r!.lease_token!, now: clock.now(), errorCode: "boom", retryable: true, backoffBaseMs: 1000 });
+      if (attempt < 3) {
+        expect(f!.status).toBe("queued");
+        runAts.push(f!.runAt.getTime() - clock.now().getTime());
+        // Not claimable before its run_at.
+        expect(await claimJobs(t().db, { pool: "ai", workerId: "w", leaseMs: LEASE, limit: 1, now: clock.now(), ids: [job.id] })).toEqual([]);
+        clock.advance(f!.runAt.getTime() - clock.now().getTime());
+      } else expect(f!.status).toBe("failed");
+    }
+    expect(runAts).toEqual([1000, 2000]);
+    expect(await jobRow(t().db, job.id)).toMatchObject({ status: "failed", error_code: "boom", attempts: 3 });
+  });
+
+  it("an interrupted fix job (not restartable) ends abandoned and is never claimed again", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const job = await enqueueFor(t().db, clock, e, { kind: "test.fix", pool: "fix", restartable: false, maxAttempts: 1 });
+    await claimJobs(t().db, { pool: "fix", workerId: "w", leaseMs: LEASE, limit: 1, now: clock.now(), ids: [job.id] });
+    clock.advance(LEASE);
+    await reclaimExpiredLeases(t().db, { now: clock.now() });
+    expect(await jobRow(t().db, job.id)).toMatchObject({ status: "abandoned", error_code: "interrupted", attempts: 1 });
+    clock.advance(60_000);
+    expect(await claimJobs(t().db, { pool: "fix", workerId: "w", leaseMs: LEASE, limit: 10, now: clock.now(), ids: [job.id] })).toEqual([]);
+    expect(await takeUndispatched(t().db, { now: clock.now(), staleMs: 0 })).not.toContainEqual(expect.objectContaining({ id: job.id }));
+  });
+
+  it("a legacy schedule without identity fails closed: no job, disabled, coded", async () => {
+    const clock = new ManualClock(Date.now());
+    const registry = new JobRegistry().register({ kind: "test.sched", pool: "ai", restartable: true, maxAttempts: 1, params: anyParams });
+    const e = await seedExecution(t().db, clock);
+    const legacy = uniq("legacy");
+    await t().db
+      .insertInto("job_schedules")
+      .values({ id: legacy, kind: "test.sched", params: "{}", interval_ms: 60_000, system: false, enabled: true, next_run_at: clock.now(), created_at: clock.now(),
+        tenant_id: e.identity.tenant_id, subject_id: null, session_id: null, parent_session_id: null, actor_user_id: null, api_key_id: null, login_session_id: null })
+      .execute();
+    const good = uniq("good");
+    await upsertSchedule(t().db, clock.now(), { id: good, kind: "test.sched", params: { a: 1 }, intervalMs: 60_000, identity: e.identity,
+      actor: { userId: e.account.userId, apiKeyId: e.account.keyId, loginSessionId: null }, firstRunAt: clock.now() });
+    const fired = await fireDueSchedules(t().db, registry, clock.now());
+    expect(fired.find((f) => f.scheduleId === legacy)).toEqual({ scheduleId: legacy, refused: "identity_missing" });
+    const job = fired.find((f) => f.scheduleId === good)!.job!;
+    expect(job).toMatchObject({ session_id: e.identity.session_id, schedule_id: good, params: { a: 1 } });
+    expect(await t().db.selectFrom("jobs").select("id").where("schedule_id", "=", legacy).execute()).toEqual([]);
+    const s = await t().db.selectFrom("job_schedules").selectAll().where("id", "=", legacy).executeTakeFirstOrThrow();
+    expect([s.enabled, s.last_error_code]).toEqual([false, "identity_missing"]);
+    // A later tick neither fires the legacy one again nor stacks a second live job on the good one.
+    clock.advance(60_000);
+    const again = await fireDueSchedules(t().db, registry, clock.now());
+    expect(again.map((f) => f.scheduleId)).toContain(good);
+    expect(again.map((f) => f.scheduleId)).not.toContain(legacy);
+    expect(again.find((f) => f.scheduleId === good)!.job).toBeUndefined();
+  });
+});

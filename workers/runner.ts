@@ -1,0 +1,266 @@
+/**
+ * The one job runner (JOB-3, JOB-4, JOB-6). Input: a row this process just
+ * claimed (status running, our lease token). Steps:
+ *
+ *   1. rebuild the Identity from the row (makeIdentity) and the principal from
+ *      its stored ids; validate the stored params against the kind's schema;
+ *   2. bind both to a fresh ExecutionContext whose AbortSignal fires on lease
+ *      loss, cancel or shutdown, and run the rest inside it (runInExecution);
+ *   3. authorize() — the API's own check — before any work;
+ *   4. run the handler;
+ *   5. persist in ONE transaction: finishJob (fenced by the lease token, takes
+ *      the row lock), authorize() again, then the handler's writes. A lost
+ *      lease or a refused recheck rolls everything back: nothing is written.
+ *
+ * Outcomes are all written with the lease token in the where clause; a worker
+ * that lost its lease writes nothing at all.
+ */
+import { randomUUID } from "node:crypto";
+import { authorize, type Authorized, type Principal } from "../core/authorize";
+import type { Clock } from "../core/clock";
+import { AppError, coerceError, type ErrorCode } from "../core/errors";
+import { ExecutionContext, runInExecution } from "../core/execution/context";
+import { makeIdentity, type Identity } from "../core/execution/identity";
+import type { Logger } from "../core/log";
+import type { Db, RepoLevel } from "../db/schema";
+import { inTransaction } from "../db/transaction";
+import type { Dispatcher } from "../queues/dispatch/dispatcher";
+import type { JobRow } from "../queues/jobs";
+import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
+import type { JobRegistry } from "../queues/registry";
+import { endJob } from "../queues/sql/endJob";
+import { failJob } from "../queues/sql/failJob";
+import { finishJob } from "../queues/sql/finishJob";
+import { releaseJob } from "../queues/sql/releaseJob";
+import type { JobHandler, JobOutcome } from "./handler";
+import { keepLease, type AbortReason } from "./lease-keeper";
+
+/** Codes of authorize()/makeIdentity() that mean "this identity may not do this now": the job ends `refused`, never retried. */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "invalid_identity",
+  "invalid_session_header",
+  "unauthenticated",
+  "api_key_revoked",
+  "login_session_ended",
+  "user_suspended",
+  "membership_suspended",
+  "org_suspended",
+  "not_a_member",
+  "session_forbidden",
+  "session_not_found",
+  "session_expired",
+  "session_revoked",
+  "repo_not_found",
+  "repo_permission_denied",
+]);
+
+export function isRefusal(err: unknown): err is AppError {
+  return err instanceof AppError && REFUSALS.has(err.code);
+}
+
+class LeaseLost extends Error {}
+
+export interface RunnerOptions {
+  db: Db;
+  clock: Clock;
+  registry: JobRegistry<JobHandler>;
+  dispatcher: Dispatcher;
+  logger: Logger;
+  metrics?: JobMetrics;
+  leaseMs: number;
+  workerId?: string;
+  backoffBaseMs?: number;
+}
+
+interface Active {
+  abort: (reason: AbortReason) => void;
+}
+
+export class JobRunner {
+  readonly workerId: string;
+  readonly #active = new Map<string, Active>();
+  readonly #idle = new Set<() => void>();
+  #closing = false;
+
+  constructor(readonly o: RunnerOptions) {
+    this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
+  }
+
+  get activeCount(): number {
+    return this.#active.size;
+  }
+
+  activeIds(): string[] {
+    return [...this.#active.keys()];
+  }
+
+  /** Aborts a job running here (cancel fast path, cancel watch). */
+  abort(jobId: string, reason: AbortReason): void {
+    this.#active.get(jobId)?.abort(reason);
+  }
+
+  /** Aborts every running job with "shutdown" and waits for them to hand back their rows. */
+  async shutdown(): Promise<void> {
+    this.#closing = true;
+    for (const a of this.#active.values()) a.abort("shutdown");
+    while (this.#active.size > 0) await new Promise<void>((r) => this.#idle.add(r));
+  }
+
+  async run(row: JobRow): Promise<JobOutcomeLabel> {
+    const started = performance.now();
+    const token = row.lease_token;
+    if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");
+    if (this.#closing) {
+      // Claimed while shutting down: hand it straight back.
+      return this.#aborted(row, token, "shutdown");
+    }
+    const ac = new AbortController();
+    const abort = (reason: AbortReason) => {
+      if (!ac.signal.aborted) ac.abort(reason);
+    };
+    this.#active.set(row.id, { abort });
+    const stopKeeper = keepLease(this.o.db, this.o.clock, { id: row.id, token, leaseMs: this.o.leaseMs }, abort, (err) =>
+      this.o.logger.warn({ code: "lease_renewal_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "lease renewal failed"),
+    );
+    let outcome: JobOutcomeLabel;
+    try {
+      outcome = await this.#execute(row, token, ac.signal);
+    } catch (err) {
+      // A store error while writing the outcome: the lease will expire and the sweeper decides.
+      this.o.logger.error({ code: coerceError(err).code, pool: row.pool, kind: row.kind, err: (err as Error).message }, "job outcome not recorded");
+      outcome = "lease_lost";
+    } finally {
+      stopKeeper();
+      this.#active.delete(row.id);
+      for (const r of this.#idle) r();
+      this.#idle.clear();
+    }
+    this.o.metrics?.finished(row.pool, row.kind, outcome, (performance.now() - started) / 1000);
+    return outcome;
+  }
+
+  async #execute(row: JobRow, token: string, signal: AbortSignal): Promise<JobOutcomeLabel> {
+    const { db, clock } = this.o;
+    const end = async (status: "refused" | "failed" | "abandoned" | "canceled", code: string): Promise<JobOutcomeLabel> =>
+      (await endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code })) ? status : "lease_lost";
+
+    const handler = this.o.registry.get(row.kind);
+    if (!handler || handler.pool !== row.pool) return end("failed", "unknown_kind");
+    // Defensive (JOB-4): a non-restartable job is never run a second time.
+    if (!row.restartable && row.attempts > 1) return end("abandoned", "interrupted");
+
+    // 1. Rebuild identity and principal from the row; the row is data, so validate it again.
+    let identity: Identity | null = null;
+    let principal: Principal | null = null;
+    if (row.system !== (handler.system === true)) return this.#refuse(row, token, "before_work", "invalid_identity");
+    if (!row.system) {
+      try {
+        identity = makeIdentity(row);
+      } catch {
+        return this.#refuse(row, token, "before_work", "invalid_identity");
+      }
+      if (!row.actor_user_id) return this.#refuse(row, token, "before_work", "unauthenticated");
+      principal = { orgId: identity.tenant_id, userId: row.actor_user_id, apiKeyId: row.api_key_id, loginSessionId: row.login_session_id };
+    }
+    const parsed = handler.params.safeParse(row.params);
+    if (!parsed.success) return end("failed", "invalid_params");
+    const repoCheck: { repo?: { ref: string; level: RepoLevel } } =
+      handler.repoLevel && row.repo_id ? { repo: { ref: row.repo_id, level: handler.repoLevel } } : {};
+    if (handler.repoLevel && !row.repo_id) return end("failed", "invalid_params");
+
+    // 2. The job's own execution context.
+    const context = new ExecutionContext(identity ? { identity, signal } : { signal });
+    return runInExecution(context, async () => {
+      // 3. Recheck before work.
+      let pre: Authorized | undefined;
+      if (principal && identity) {
+        try {
+          pre = await authorize(db, clock, principal, identity.session_id, repoCheck);
+        } catch (err) {
+          if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code);
+          throw err;
+        }
+      }
+      if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+
+      // 4. The handler.
+      let out: JobOutcome | void;
+      try {
+        out = await handler.run({
+          job: row,
+          params: parsed.data,
+          identity,
+          signal,
+          ...(pre?.repo ? { repo: pre.repo } : {}),
+          db,
+          clock,
+          logger: this.o.logger,
+        });
+      } catch (err) {
+        if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+        if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code);
+        return this.#fail(row, token, err);
+      }
+      if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+
+      // 5. Persist: fenced, rechecked, atomic.
+      try {
+        await inTransaction(db, async (tx) => {
+          if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
+          if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
+          if (out?.persist) await out.persist(tx);
+        });
+      } catch (err) {
+        if (err instanceof LeaseLost) return "lease_lost";
+        if (isRefusal(err)) return this.#refuse(row, token, "before_persist", err.code);
+        return this.#fail(row, token, err);
+      }
+      return "succeeded";
+    });
+  }
+
+  async #refuse(row: JobRow, token: string, stage: "before_work" | "before_persist", code: string): Promise<JobOutcomeLabel> {
+    this.o.metrics?.refused(row.pool, row.kind, stage, code);
+    const ok = await endJob(this.o.db, { id: row.id, token, now: this.o.clock.now(), status: "refused", errorCode: code });
+    return ok ? "refused" : "lease_lost";
+  }
+
+  async #aborted(row: JobRow, token: string, reason: AbortReason): Promise<JobOutcomeLabel> {
+    const now = this.o.clock.now();
+    if (reason === "lease_lost") return "lease_lost";
+    if (reason === "canceled") {
+      return (await endJob(this.o.db, { id: row.id, token, now, status: "canceled", errorCode: "canceled" })) ? "canceled" : "lease_lost";
+    }
+    const status = await releaseJob(this.o.db, { id: row.id, token, now });
+    if (status === "queued") await this.#dispatch({ id: row.id, pool: row.pool, attempts: row.attempts, run_at: now });
+    return status === undefined ? "lease_lost" : status === "abandoned" ? "abandoned" : "released";
+  }
+
+  async #fail(row: JobRow, token: string, err: unknown): Promise<JobOutcomeLabel> {
+    const e = coerceError(err);
+    const code = e.code === "internal" ? "handler_failed" : e.code;
+    this.o.logger.warn({ code, pool: row.pool, kind: row.kind, attempt: row.attempts, err: (err as Error)?.message }, "job handler failed");
+    const r = await failJob(this.o.db, {
+      id: row.id,
+      token,
+      now: this.o.clock.now(),
+      errorCode: code,
+      retryable: e.status >= 500,
+      ...(this.o.backoffBaseMs !== undefined ? { backoffBaseMs: this.o.backoffBaseMs } : {}),
+    });
+    if (!r) return "lease_lost";
+    if (r.status === "queued") {
+      await this.#dispatch({ id: row.id, pool: row.pool, attempts: row.attempts, run_at: r.runAt });
+      return "retried";
+    }
+    return "failed";
+  }
+
+  async #dispatch(item: { id: string; pool: string; attempts: number; run_at: Date }): Promise<void> {
+    try {
+      await this.o.dispatcher.dispatch([item], this.o.clock.now());
+    } catch (err) {
+      this.o.logger.warn({ code: "dispatch_failed", pool: item.pool, err: (err as Error).message }, "dispatch failed; reconciler will retry");
+    }
+  }
+}

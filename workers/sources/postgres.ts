@@ -1,0 +1,91 @@
+/**
+ * The PostgreSQL-only source (no Redis, JOB-2): a loop per pool that claims up
+ * to its free slots in one statement (claimJobs, the shared claim) and hands
+ * each row to the runner. It sleeps until a wake-up: a NOTIFY for its pool, a
+ * finished job freeing a slot, or the poll timer (which also covers delayed
+ * retries and a missed notification).
+ */
+import type { Clock } from "../../core/clock";
+import type { Logger } from "../../core/log";
+import type { Db } from "../../db/schema";
+import { claimJobs } from "../../queues/sql/claimJobs";
+import type { JobRunner } from "../runner";
+
+export interface PostgresSourceOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  pool: string;
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  runner: JobRunner;
+}
+
+export class PostgresSource {
+  #inflight = 0;
+  #stopped = false;
+  #pending = false;
+  #wakeup: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(readonly o: PostgresSourceOptions) {}
+
+  start(): this {
+    this.#loop = this.#run();
+    return this;
+  }
+
+  wake(): void {
+    this.#pending = true;
+    this.#wakeup?.();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.wake();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    const o = this.o;
+    while (!this.#stopped) {
+      this.#pending = false;
+      const free = o.concurrency - this.#inflight;
+      if (free > 0) {
+        try {
+          const rows = await claimJobs(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: free, now: o.clock.now() });
+          for (const row of rows) {
+            this.#inflight++;
+            o.runner
+              .run(row)
+              .catch(() => undefined)
+              .finally(() => {
+                this.#inflight--;
+                this.wake();
+              });
+          }
+          if (rows.length > 0) continue;
+        } catch (err) {
+          o.logger.warn({ code: "claim_failed", pool: o.pool, err: (err as Error).message }, "claim failed");
+        }
+      }
+      await this.#sleep();
+    }
+  }
+
+  #sleep(): Promise<void> {
+    if (this.#pending || this.#stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.o.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakeup = () => {
+        this.#wakeup = undefined;
+        done();
+      };
+    });
+  }
+}
