@@ -119,6 +119,11 @@ async function main(argv: string[]): Promise<void> {
       }
       return;
     }
+    case "mcp": {
+      // Stdio MCP (MCP-3): stdout is protocol only, so nothing above may print before this.
+      const { runStdio } = await import("../mcp/stdio");
+      return runStdio();
+    }
     case "admin":
       return runAdmin(rest);
     default:

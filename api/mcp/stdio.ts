@@ -1,0 +1,220 @@
+/**
+ * `codesynapse mcp`: the stdio MCP entry point (MCP-3), one process per chat
+ * thread.
+ *
+ * Design: a forwarder. The process holds no database credentials and no tool
+ * code; it relays `tools/list` and `tools/call` to the server's Streamable
+ * HTTP endpoint (`$CODESYNAPSE_URL/mcp`), which is the one enforcement point
+ * (api/mcp/http.ts) and resolves the identity before every tool call.
+ *
+ * Start-up, in order, before any MCP byte is written:
+ *   1. read CODESYNAPSE_API_KEY, CODESYNAPSE_SESSION_ID,
+ *      CODESYNAPSE_PARENT_SESSION_ID and CODESYNAPSE_URL ONCE into a frozen
+ *      object (later environment changes have no effect: nothing reads
+ *      process.env again);
+ *   2. refuse (exit 2) when one is missing or malformed, or the parent differs;
+ *   3. verify them against the server (`GET /api/v1/execution/identity`) and
+ *      refuse (exit 1) when the binding is unregistered, foreign, revoked or
+ *      expired, the key is bad, or the server cannot be reached;
+ *   4. open the upstream MCP session with the fixed headers, then serve MCP on
+ *      stdin/stdout.
+ * stdout carries MCP protocol only; every message of ours goes to stderr.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { API_KEY_PATTERN } from "../../core/accounts/api-keys";
+import { isValidId } from "../../core/execution/identity";
+import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./server";
+
+export const DEFAULT_SERVER_URL = "http://127.0.0.1:8080";
+
+export interface StdioSettings {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly sessionId: string;
+}
+
+/** A refusal to start: `exitCode` 2 = bad settings, 1 = the server refused or could not be reached. */
+export class StartupRefused extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+    this.name = "StartupRefused";
+  }
+}
+
+/** Step 1–2: reads the settings once. Messages name variables, never their values. */
+export function readSettings(env: NodeJS.ProcessEnv): StdioSettings {
+  const get = (name: string) => {
+    const v = env[name];
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const missing = ["CODESYNAPSE_API_KEY", "CODESYNAPSE_SESSION_ID", "CODESYNAPSE_PARENT_SESSION_ID"].filter((n) => get(n) === undefined);
+  if (missing.length > 0) {
+    throw new StartupRefused(
+      `missing ${missing.join(", ")}. The launcher must register this chat thread's ID (POST /api/v1/execution/sessions) ` +
+        "and start one `codesynapse mcp` per thread with CODESYNAPSE_API_KEY, CODESYNAPSE_SESSION_ID and " +
+        "CODESYNAPSE_PARENT_SESSION_ID (equal to the session ID) set; see docs/mcp-client-guide.md.",
+      2,
+    );
+  }
+  const apiKey = get("CODESYNAPSE_API_KEY")!;
+  const sessionId = get("CODESYNAPSE_SESSION_ID")!;
+  const parent = get("CODESYNAPSE_PARENT_SESSION_ID")!;
+  if (!API_KEY_PATTERN.test(apiKey)) throw new StartupRefused("CODESYNAPSE_API_KEY is not a CodeSynapse personal API key.", 2);
+  if (!isValidId(sessionId)) throw new StartupRefused("CODESYNAPSE_SESSION_ID is malformed (1-128 of A-Z a-z 0-9 . _ : -).", 2);
+  if (!isValidId(parent) || parent !== sessionId) {
+    throw new StartupRefused("CODESYNAPSE_PARENT_SESSION_ID must equal CODESYNAPSE_SESSION_ID.", 2);
+  }
+  const rawUrl = get("CODESYNAPSE_URL") ?? DEFAULT_SERVER_URL;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new StartupRefused("CODESYNAPSE_URL is not a URL.", 2);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new StartupRefused("CODESYNAPSE_URL must be an http(s) URL.", 2);
+  return Object.freeze({ url: url.toString().replace(/\/+$/, ""), apiKey, sessionId });
+}
+
+export function executionHeaders(s: StdioSettings): Record<string, string> {
+  return { authorization: `Bearer ${s.apiKey}`, "x-codesynapse-session": s.sessionId, "x-codesynapse-parent-session": s.sessionId };
+}
+
+/** The `{error: {code, message}}` of a platform error body, if the text is one. */
+function platformError(text: string): { code: string; message: string } | undefined {
+  const start = text.indexOf("{");
+  if (start < 0) return undefined;
+  try {
+    const body = JSON.parse(text.slice(start)) as { error?: { code?: unknown; message?: unknown; data?: { code?: unknown } } };
+    const code = body.error?.data?.code ?? body.error?.code;
+    const message = body.error?.message;
+    return typeof code === "string" && typeof message === "string" ? { code, message } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Step 3: the server checks key, headers and binding exactly as for every execution request. */
+export async function verifyIdentity(s: StdioSettings): Promise<{ tenant_id: string; subject_id: string; session_id: string; expires_at: string }> {
+  let res: Response;
+  try {
+    res = await fetch(`${s.url}/api/v1/execution/identity`, { headers: executionHeaders(s), signal: AbortSignal.timeout(15_000) });
+  } catch {
+    throw new StartupRefused(`cannot reach the CodeSynapse server at ${s.url} (CODESYNAPSE_URL).`, 1);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    const e = platformError(text);
+    throw new StartupRefused(`the server refused this execution identity: ${e ? `${e.message} (${e.code})` : `HTTP ${res.status}`}`, 1);
+  }
+  return JSON.parse(text) as { tenant_id: string; subject_id: string; session_id: string; expires_at: string };
+}
+
+/** The upstream MCP session; reopened once when the server has forgotten it (restart, idle timeout). */
+class Upstream {
+  #client: Client | undefined;
+
+  constructor(private readonly settings: StdioSettings) {}
+
+  async client(): Promise<Client> {
+    if (this.#client) return this.#client;
+    const transport = new StreamableHTTPClientTransport(new URL(`${this.settings.url}/mcp`), { requestInit: { headers: executionHeaders(this.settings) } });
+    const client = new Client({ name: "codesynapse-stdio", version: MCP_SERVER_VERSION });
+    await client.connect(transport);
+    this.#client = client;
+    return client;
+  }
+
+  async call<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    try {
+      return await fn(await this.client());
+    } catch (err) {
+      if (!(err instanceof StreamableHTTPError && err.code === 404)) throw relayError(err);
+      await this.close();
+      try {
+        return await fn(await this.client());
+      } catch (again) {
+        throw relayError(again);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    const c = this.#client;
+    this.#client = undefined;
+    if (!c) return;
+    const t = c.transport as StreamableHTTPClientTransport | undefined;
+    await t?.terminateSession().catch(() => undefined);
+    await c.close().catch(() => undefined);
+  }
+}
+
+/** An upstream HTTP refusal becomes a JSON-RPC error carrying the platform's stable code. */
+function relayError(err: unknown): unknown {
+  if (err instanceof McpError) return err;
+  if (err instanceof StreamableHTTPError) {
+    const e = platformError(err.message);
+    return new McpError(-32001, e ? e.message : `The CodeSynapse server answered HTTP ${err.code ?? "?"}.`, { code: e?.code ?? "upstream_error", status: err.code });
+  }
+  return new McpError(-32603, "The CodeSynapse server could not be reached.", { code: "unavailable" });
+}
+
+export interface StdioHandle {
+  server: Server;
+  closed: Promise<void>;
+}
+
+/** Steps 3–4 for already-read settings: verifies, then serves MCP on the given stdio transport. */
+export async function serveStdio(settings: StdioSettings, transport: StdioServerTransport = new StdioServerTransport()): Promise<StdioHandle> {
+  const who = await verifyIdentity(settings);
+  const upstream = new Upstream(settings);
+  try {
+    await upstream.client();
+  } catch {
+    throw new StartupRefused(`cannot open the MCP session at ${settings.url}/mcp.`, 1);
+  }
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+    { capabilities: { tools: {} }, instructions: "CodeSynapse memory and jobs for this chat thread (identity fixed at start-up)." },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => upstream.call((c) => c.listTools(req.params, { signal: extra.signal })));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+    upstream.call((c) => c.callTool(req.params, undefined, { signal: extra.signal }) as Promise<CallToolResult>),
+  );
+  let done: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (done = resolve));
+  server.onclose = () => {
+    void upstream.close().finally(done);
+  };
+  await server.connect(transport);
+  console.error(`codesynapse mcp: serving on stdio for organisation ${who.tenant_id}, forwarding to ${settings.url}/mcp`);
+  return { server, closed };
+}
+
+/** The CLI entry: never returns normally; exits 0 when stdin closes, non-zero on refusal. */
+export async function runStdio(env: NodeJS.ProcessEnv = process.env): Promise<never> {
+  try {
+    const settings = readSettings({ ...env });
+    const { server, closed } = await serveStdio(settings);
+    // The client closing stdin, or a signal, ends the thread's process (and its upstream MCP session).
+    const stop = () => void server.close();
+    process.stdin.once("end", stop);
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    await closed;
+    process.exit(0);
+  } catch (err) {
+    if (err instanceof StartupRefused) {
+      console.error(`codesynapse mcp: refusing to start: ${err.message}`);
+      process.exit(err.exitCode);
+    }
+    console.error(`codesynapse mcp: failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
