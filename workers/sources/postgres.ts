@@ -9,6 +9,7 @@ import type { Clock } from "../../core/clock";
 import type { Logger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { claimJobs } from "../../queues/sql/claimJobs";
+import { nextRunAt } from "../../queues/sql/nextRunAt";
 import type { JobRunner } from "../runner";
 
 export interface PostgresSourceOptions {
@@ -70,14 +71,25 @@ export class PostgresSource {
           o.logger.warn({ code: "claim_failed", pool: o.pool, err: (err as Error).message }, "claim failed");
         }
       }
-      await this.#sleep();
+      await this.#sleep(free > 0 ? await this.#untilNextDue() : o.pollMs);
     }
   }
 
-  #sleep(): Promise<void> {
+  /** A delayed retry wakes the pool at its run_at (capped by the poll interval). */
+  async #untilNextDue(): Promise<number> {
+    try {
+      const at = await nextRunAt(this.o.db, this.o.pool);
+      if (!at) return this.o.pollMs;
+      return Math.min(this.o.pollMs, Math.max(5, at.getTime() - this.o.clock.now().getTime()));
+    } catch {
+      return this.o.pollMs;
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
     if (this.#pending || this.#stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.o.pollMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();
