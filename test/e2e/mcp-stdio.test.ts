@@ -1,0 +1,157 @@
+/**
+ * `codesynapse mcp` over a real spawned stdio process (MCP-3, VER-2): the app
+ * runs in-process on an ephemeral port; each test spawns
+ * `node bin/codesynapse.js mcp` with CODESYNAPSE_URL pointing at it and talks
+ * to it with the SDK's own Client.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createApp } from "../../api/app";
+import { removeMember } from "../../core/accounts/accounts";
+import { readSettings } from "../../api/mcp/stdio";
+import { testContext } from "../support/app";
+import { describeEachDatabase } from "../support/databases";
+import { seedAccount, uniq, type Account } from "../support/fixtures";
+import { bearer, call, listen, type TestServer } from "../support/http";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = "bin/codesynapse.js";
+
+function threadEnv(url: string, a: Account, session: string, parent = session): Record<string, string> {
+  return { CODESYNAPSE_URL: url, CODESYNAPSE_API_KEY: a.apiKey, CODESYNAPSE_SESSION_ID: session, CODESYNAPSE_PARENT_SESSION_ID: parent };
+}
+
+/** Runs `codesynapse mcp` to completion (for refusals): exit code, stdout, stderr. */
+function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "mcp"], { cwd: ROOT, env: { ...getDefaultEnvironment(), LOG_LEVEL: "silent", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += String(c)));
+    child.stderr.on("data", (c) => (stderr += String(c)));
+    // A client that would start the handshake right away: a refusing process must never answer it.
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`still running; stderr: ${stderr}`));
+    }, 30_000);
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+await describeEachDatabase("codesynapse mcp over stdio", (t) => {
+  let srv: TestServer;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    srv = await listen(createApp(testContext(t().db)));
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await srv.close();
+  });
+
+  async function register(a: Account, id = uniq("thread")): Promise<string> {
+    const r = await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: id } });
+    expect(r.status).toBe(201);
+    return id;
+  }
+
+  async function spawnThread(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: ROOT, env: { LOG_LEVEL: "silent", ...env }, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (c) => (stderr += String(c)));
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, stderr: () => stderr };
+  }
+
+  it("without the variables it exits non-zero with a message and never answers MCP", async () => {
+    const r = await runToExit({ CODESYNAPSE_URL: srv.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing to start: missing CODESYNAPSE_API_KEY, CODESYNAPSE_SESSION_ID, CODESYNAPSE_PARENT_SESSION_ID/);
+    expect(r.stdout).toBe("");
+    const a = await seedAccount(t().db);
+    const id = await register(a);
+    const onlyOne = await runToExit({ CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CODESYNAPSE_SESSION_ID: id });
+    expect(onlyOne.code).toBe(2);
+    expect(onlyOne.stderr).toMatch(/missing CODESYNAPSE_PARENT_SESSION_ID/);
+    expect(onlyOne.stdout).toBe("");
+  });
+
+  it("refuses malformed, mismatched, unregistered and foreign sessions without echoing them", async () => {
+    const a = await seedAccount(t().db);
+    const b = await seedAccount(t().db);
+    const mine = await register(a);
+    const theirs = await register(b);
+    const unregistered = uniq("never-registered");
+
+    const malformed = await runToExit(threadEnv(srv.url, a, "has space"));
+    expect([malformed.code, malformed.stdout]).toEqual([2, ""]);
+    expect(malformed.stderr).toMatch(/CODESYNAPSE_SESSION_ID is malformed/);
+
+    const mismatch = await runToExit(threadEnv(srv.url, a, mine, uniq("other")));
+    expect([mismatch.code, mismatch.stdout]).toEqual([2, ""]);
+    expect(mismatch.stderr).toMatch(/CODESYNAPSE_PARENT_SESSION_ID must equal/);
+
+    const unknown = await runToExit(threadEnv(srv.url, a, unregistered));
+    expect([unknown.code, unknown.stdout]).toEqual([1, ""]);
+    expect(unknown.stderr).toMatch(/session_not_found/);
+    expect(unknown.stderr).not.toContain(unregistered);
+
+    const foreign = await runToExit(threadEnv(srv.url, a, theirs));
+    expect([foreign.code, foreign.stdout]).toEqual([1, ""]);
+    expect(foreign.stderr).toMatch(/session_forbidden/);
+    expect(foreign.stderr).not.toContain(theirs);
+
+    const badKey = await runToExit({ ...threadEnv(srv.url, a, mine), CODESYNAPSE_API_KEY: b.apiKey.replace(/.$/, (c) => (c === "A" ? "B" : "A")) });
+    expect([badKey.code, badKey.stdout]).toEqual([1, ""]);
+    expect(badKey.stderr).toMatch(/invalid_credentials/);
+  });
+
+  it("a registered thread serves MCP on stdio with its identity; stderr carries the logs", async () => {
+    const a = await seedAccount(t().db);
+    const id = await register(a);
+    const { client, stderr } = await spawnThread(threadEnv(srv.url, a, id));
+    const tools = await client.listTools();
+    expect(tools.tools.map((x) => x.name)).toContain("get_identity");
+    const r = await client.callTool({ name: "get_identity", arguments: {} });
+    expect(r.structuredContent).toMatchObject({ tenant_id: a.orgId, subject_id: a.userId, session_id: id, parent_session_id: id });
+    expect(stderr()).toMatch(/serving on stdio/);
+  });
+
+  it("two processes for two threads keep their identities apart", async () => {
+    const a = await seedAccount(t().db);
+    const one = await register(a);
+    const two = await register(a);
+    const [p1, p2] = await Promise.all([spawnThread(threadEnv(srv.url, a, one)), spawnThread(threadEnv(srv.url, a, two))]);
+    const [r1, r2] = await Promise.all([p1.client.callTool({ name: "get_identity", arguments: {} }), p2.client.callTool({ name: "get_identity", arguments: {} })]);
+    expect((r1.structuredContent as { session_id: string }).session_id).toBe(one);
+    expect((r2.structuredContent as { session_id: string }).session_id).toBe(two);
+  });
+
+  it("membership revoked mid-conversation: the next tool call fails", async () => {
+    const a = await seedAccount(t().db);
+    const id = await register(a);
+    const { client } = await spawnThread(threadEnv(srv.url, a, id));
+    expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
+    await removeMember(t().db, { orgId: a.orgId, userId: a.userId });
+    await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/not a member/);
+  });
+
+  it("settings are read once: changing the environment object afterwards changes nothing", () => {
+    const env: NodeJS.ProcessEnv = { CODESYNAPSE_API_KEY: `csk_0123abcd_${"a".repeat(43)}`, CODESYNAPSE_SESSION_ID: "thread-1", CODESYNAPSE_PARENT_SESSION_ID: "thread-1" };
+    const s = readSettings(env);
+    env.CODESYNAPSE_SESSION_ID = "thread-2";
+    env.CODESYNAPSE_PARENT_SESSION_ID = "thread-2";
+    expect(s.sessionId).toBe("thread-1");
+    expect(Object.isFrozen(s)).toBe(true);
+  });
+});
