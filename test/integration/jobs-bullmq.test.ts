@@ -1,0 +1,123 @@
+/**
+ * BullMQ dispatch (JOB-2, JOB-8) on real Redis, with the job rows on PGlite
+ * and on PostgreSQL: the payload is the row id only, the same claim function
+ * runs, and FLUSHALL with jobs waiting loses none of them.
+ */
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { systemClock } from "../../core/clock";
+import { BullMqDispatcher } from "../../queues/dispatch/bullmq";
+import { defineHandler } from "../../workers/handler";
+import { describeEachDatabase } from "../support/databases";
+import { effectsOf, ensureEffectsTable, startTestHost } from "../support/job-host";
+import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
+import { startPrivateRedis, type PrivateRedis } from "../support/private-redis";
+import { describeWithService, probeService, REQUIRE_SERVICES } from "../support/services";
+
+const clock = systemClock;
+const redisStatus = await probeService("redis");
+
+const noop = defineHandler({
+  kind: "test.bull",
+  pool: "ingest",
+  restartable: true,
+  maxAttempts: 3,
+  params: anyParams,
+  async run({ job, identity }) {
+    return { result: { n: 1 }, persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id) values (${job.id}, ${identity!.session_id})`.execute(tx)) };
+  },
+});
+
+/** Every string value stored under a key prefix: hashes, lists, sets, sorted sets, strings, streams. */
+async function dumpPrefix(redis: Redis, prefix: string): Promise<string> {
+  const keys = await redis.keys(`${prefix}:*`);
+  const out: string[] = [];
+  for (const k of keys) {
+    const type = await redis.type(k);
+    if (type === "hash") out.push(JSON.stringify(await redis.hgetall(k)));
+    else if (type === "list") out.push(JSON.stringify(await redis.lrange(k, "0", "-1")));
+    else if (type === "set") out.push(JSON.stringify(await redis.smembers(k)));
+    else if (type === "zset") out.push(JSON.stringify(await redis.zrange(k, "0", "-1")));
+    else if (type === "string") out.push(String(await redis.get(k)));
+    else if (type === "stream") out.push(JSON.stringify(await redis.xrange(k, "-", "+")));
+  }
+  return out.join("\n");
+}
+
+describeWithService(redisStatus, "BullMQ dispatch", async () => {
+  await describeEachDatabase("BullMQ dispatch", (t) => {
+    let redis: Redis;
+    beforeAll(async () => {
+      await ensureEffectsTable(t().db);
+      redis = new Redis(redisStatus.url!);
+    });
+    afterAll(async () => redis?.quit());
+
+    it("the BullMQ payload is the job id only: no token, cookie, key or identity; the job then runs through the shared claim", async () => {
+      const bull = { url: redisStatus.url!, prefix: `cs-test-${randomBytes(4).toString("hex")}` };
+      const e = await seedExecution(t().db, clock);
+      const dispatcher = new BullMqDispatcher(bull);
+      const job = await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest", params: { path: "/src" } });
+      await dispatcher.dispatch([job], clock.now());
+      const stored = await dumpPrefix(redis, bull.prefix);
+      const bj = await dispatcher.queue("ingest").getJob(`${job.id}-0`);
+      expect(bj?.data).toEqual({ id: job.id });
+      for (const secret of [e.account.apiKey, e.account.password, e.identity.session_id, e.account.keyId, e.account.userId]) {
+        expect(stored).not.toContain(secret);
+      }
+      await dispatcher.close();
+      const th = await startTestHost(t(), [noop], { bull });
+      try {
+        const r = await waitFor(async () => {
+          const x = await jobRow(t().db, job.id);
+          return x.status === "succeeded" && x;
+        });
+        expect(r.attempts).toBe(1);
+        expect(await effectsOf(t().db, job.id)).toEqual([{ session_id: e.identity.session_id, note: null }]);
+      } finally {
+        await th.stop();
+        await redis.del(...(await redis.keys(`${bull.prefix}:*`)).concat("none"));
+      }
+    });
+
+    it("FLUSHALL with jobs waiting: the reconciler re-dispatches every queued row and all complete once", async (ctx) => {
+      let priv: PrivateRedis;
+      try {
+        priv = await startPrivateRedis();
+      } catch (err) {
+        if (REQUIRE_SERVICES) throw err;
+        console.warn(`[skip] FLUSHALL test: ${(err as Error).message}`);
+        ctx.skip();
+        return;
+      }
+      const bull = { url: priv.url, prefix: `cs-test-${randomBytes(4).toString("hex")}` };
+      const own = new Redis(priv.url);
+      try {
+        const e = await seedExecution(t().db, clock);
+        const dispatcher = new BullMqDispatcher(bull);
+        const jobs = [];
+        for (let i = 0; i < 12; i++) jobs.push(await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest" }));
+        await dispatcher.dispatch(jobs, clock.now());
+        expect(await dispatcher.queue("ingest").getWaitingCount()).toBe(12);
+        expect(await own.flushall()).toBe("OK");
+        expect(await own.dbsize()).toBe(0);
+        await dispatcher.close();
+        const th = await startTestHost(t(), [noop], { bull });
+        try {
+          for (const j of jobs) {
+            await waitFor(async () => (await jobRow(t().db, j.id)).status === "succeeded", 20_000);
+            expect(await effectsOf(t().db, j.id)).toHaveLength(1);
+            expect((await jobRow(t().db, j.id)).attempts).toBe(1);
+          }
+        } finally {
+          await th.stop();
+        }
+      } finally {
+        await own.quit();
+        await priv.stop();
+      }
+    });
+  });
+});
