@@ -1,0 +1,30 @@
+/**
+ * The unchanged VER-1 contract suite against a real Neo4j (MEMORY_STORE=neo4j),
+ * with Neo4j's own bounded exact vectors (VEC-3). Tests isolate by fresh
+ * tenant/session/namespace IDs. Skipped with a printed reason when NEO4J_URL
+ * is not reachable; a failure under REQUIRE_SERVICES=1.
+ */
+import { afterAll, beforeAll } from "vitest";
+import type { Driver } from "neo4j-driver";
+import { Neo4jSessionStore } from "../../db/graph/neo4j/session-store";
+import { Neo4jVectorIndex } from "../../db/graph/neo4j/vector-index";
+import { describeWithService, probeService } from "../support/services";
+import { neo4jFromEnv } from "../support/neo4j";
+import { sessionMemoryContract, type SessionMemoryHarness } from "./session-memory.contract";
+
+const neo4j = await probeService("neo4j");
+
+describeWithService(neo4j, "SessionMemoryStore contract [neo4j]", () => {
+  let driver: Driver | undefined;
+  let harness: SessionMemoryHarness | undefined;
+  beforeAll(async () => {
+    driver = neo4jFromEnv();
+    const store = new Neo4jSessionStore(driver);
+    await store.ensureSchema();
+    harness = { store, vectors: new Neo4jVectorIndex(driver) };
+  });
+  afterAll(async () => {
+    await driver?.close();
+  });
+  sessionMemoryContract(() => harness!);
+});
