@@ -168,7 +168,12 @@ function relayError(err: unknown): unknown {
 export interface StdioHandle {
   server: Server;
   closed: Promise<void>;
+  /** Waits (bounded) for requests in flight, then closes. */
+  drain(): Promise<void>;
 }
+
+/** How long a closing stdin waits for answers still in flight. */
+export const STDIO_DRAIN_MS = 30_000;
 
 /** Steps 3–4 for already-read settings: verifies, then serves MCP on the given stdio transport. */
 export async function serveStdio(settings: StdioSettings, transport: StdioServerTransport = new StdioServerTransport()): Promise<StdioHandle> {
@@ -183,9 +188,16 @@ export async function serveStdio(settings: StdioSettings, transport: StdioServer
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: "CodeSynapse memory and jobs for this chat thread (identity fixed at start-up)." },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => upstream.call((c) => c.listTools(req.params, { signal: extra.signal })));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
-    upstream.call((c) => c.callTool(req.params, undefined, { signal: extra.signal }) as Promise<CallToolResult>),
+  // Requests in flight: a client that writes its last request and closes stdin still gets the answers.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => undefined);
+    return p;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, (req, extra) => track(upstream.call((c) => c.listTools(req.params, { signal: extra.signal }))));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+    track(upstream.call((c) => c.callTool(req.params, undefined, { signal: extra.signal }) as Promise<CallToolResult>)),
   );
   let done: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (done = resolve));
@@ -194,17 +206,24 @@ export async function serveStdio(settings: StdioSettings, transport: StdioServer
   };
   await server.connect(transport);
   console.error(`codesynapse mcp: serving on stdio for organisation ${who.tenant_id}, forwarding to ${settings.url}/mcp`);
-  return { server, closed };
+  const drain = async () => {
+    const deadline = Date.now() + STDIO_DRAIN_MS;
+    while (inFlight.size > 0 && Date.now() < deadline) {
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 250))]);
+    }
+    await server.close();
+  };
+  return { server, closed, drain };
 }
 
 /** The CLI entry: never returns normally; exits 0 when stdin closes, non-zero on refusal. */
 export async function runStdio(env: NodeJS.ProcessEnv = process.env): Promise<never> {
   try {
     const settings = readSettings({ ...env });
-    const { server, closed } = await serveStdio(settings);
-    // The client closing stdin, or a signal, ends the thread's process (and its upstream MCP session).
+    const { server, closed, drain } = await serveStdio(settings);
+    // The client closing stdin ends the thread's process once its answers are out; a signal ends it now.
     const stop = () => void server.close();
-    process.stdin.once("end", stop);
+    process.stdin.once("end", () => void drain());
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
     await closed;
