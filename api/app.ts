@@ -11,6 +11,8 @@ import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
 import { meRoutes } from "./routes/me";
+import { repoMemoryRoutes } from "./routes/repo-memory";
+import { sessionMemoryRoutes } from "./routes/session-memory";
 import { mcpRoutes } from "./mcp/http";
 
 export function createApp(ctx: AppContext): Express {
@@ -22,6 +24,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(authRoutes(ctx));
   app.use(meRoutes(ctx));
   app.use(executionRoutes(ctx));
+  app.use(sessionMemoryRoutes(ctx));
+  app.use(repoMemoryRoutes(ctx));
   app.use(mcpRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
   app.use(errorMiddleware(ctx.logger));

@@ -6,10 +6,13 @@ import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
+import type { MemoryServices } from "../core/memory/services";
 
 export interface AppContext {
   db: Db;
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** Session and repository memory (api/memory.ts builds it); routes answer 503 without it. */
+  memory?: MemoryServices;
 }

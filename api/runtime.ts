@@ -8,6 +8,7 @@ import type { Config } from "../core/config";
 import { createLogger, type Logger } from "../core/log";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { createApp } from "./app";
+import { buildMemoryServices } from "./memory";
 import type { AppContext } from "./context";
 
 export interface Platform {
@@ -33,10 +34,13 @@ export async function startPlatform(
   const clock = opts.clock ?? systemClock;
   const database = await openStores(config, logger);
   const ctx: AppContext = { db: database.db, clock, config, logger };
+  ctx.memory = buildMemoryServices(config, database.db, clock, logger);
   const platform: Platform = {
     ctx,
     database,
     async stop() {
+      // OFF-1: pending offload batches are dropped, never replayed.
+      ctx.memory?.close();
       if (platform.server) {
         const server = platform.server;
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,144 @@
+/**
+ * Extraction (OFF-2): turns → triples, using only a local memory model.
+ *  - LocalExtractor (default): deterministic, no network. Finds statements of
+ *    the form `<Identifier> <relation phrase> <Identifier>` where identifiers
+ *    look like code (CamelCase, snake_case, dotted or path-like names, or
+ *    `backticked`) and the phrase is one of a fixed set of relations.
+ *  - OpenAIExtractor: a locally hosted model behind an OpenAI-compatible
+ *    chat endpoint (Ollama, vLLM), asked for JSON triples; its output is
+ *    validated like any other input.
+ * Both take the authorised identity; neither logs turn text.
+ */
+import { AppError } from "../errors";
+import type { Identity } from "../execution/identity";
+import { assertAuthorisedIdentity } from "./embedder";
+import { PREDICATE_PATTERN } from "./snapshot";
+import type { TripleInput } from "./types";
+
+export interface Turn {
+  role: "user" | "assistant" | "tool";
+  content: string;
+}
+
+export interface Extractor {
+  readonly kind: string;
+  extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]>;
+}
+
+const RELATIONS: Array<[RegExp, string]> = [
+  [/depends on/, "depends_on"],
+  [/is defined in|lives in|is in/, "defined_in"],
+  [/calls|invokes/, "calls"],
+  [/imports/, "imports"],
+  [/uses/, "uses"],
+  [/extends|inherits from/, "extends"],
+  [/implements/, "implements"],
+  [/returns/, "returns"],
+  [/reads from|reads/, "reads"],
+  [/writes to|writes/, "writes"],
+  [/stores .{0,20}? in|persists to|stores/, "stores_in"],
+  [/owns|contains|has/, "contains"],
+  [/replaces|supersedes/, "replaces"],
+  [/wraps/, "wraps"],
+  [/emits|publishes/, "emits"],
+  [/handles|processes/, "handles"],
+];
+
+const IDENT = String.raw`(\x60[^\x60]{1,120}\x60|[A-Za-z_][\w$]*(?:[./:][\w$]+)*(?:\(\))?)`;
+const PHRASE = RELATIONS.map(([re]) => re.source).join("|");
+const STATEMENT = new RegExp(`${IDENT}\\s+(?:also\\s+|now\\s+|directly\\s+)?(${PHRASE})\\s+(?:the\\s+|a\\s+|an\\s+)?${IDENT}`, "g");
+
+function looksLikeCode(name: string): boolean {
+  if (name.startsWith("`")) return true;
+  return /[A-Z].*[a-z].*[A-Z]|^[A-Z][a-z]+[A-Z]|_|\.|\/|\(\)$|^[A-Z][A-Za-z0-9]*[A-Z0-9]/.test(name) || /^[A-Z][a-z0-9]+[A-Z]/.test(name);
+}
+
+function clean(name: string): string {
+  return name.replace(/^`|`$/g, "").replace(/\(\)$/, "").trim();
+}
+
+function typeOf(name: string): string {
+  if (/\.(ts|js|py|go|rs|java|tsx|jsx|md|json|sql)$/.test(name) || name.includes("/")) return "file";
+  if (/^[A-Z]/.test(name) && !name.includes(".")) return "class";
+  if (name.includes(".") || /^[a-z]/.test(name)) return "function";
+  return "";
+}
+
+export class LocalExtractor implements Extractor {
+  readonly kind = "local";
+
+  extractText(text: string): TripleInput[] {
+    const out = new Map<string, TripleInput>();
+    for (const sentence of text.split(/(?<=[.!?;\n])\s+/)) {
+      STATEMENT.lastIndex = 0;
+      for (const m of sentence.matchAll(STATEMENT)) {
+        const [, rawS, phrase, rawO] = m;
+        if (!rawS || !phrase || !rawO) continue;
+        if (!looksLikeCode(rawS) || !looksLikeCode(rawO)) continue;
+        const predicate = RELATIONS.find(([re]) => new RegExp(`^(?:${re.source})$`).test(phrase))?.[1];
+        if (!predicate || !PREDICATE_PATTERN.test(predicate)) continue;
+        const subject = clean(rawS);
+        const object = clean(rawO);
+        if (!subject || !object || subject === object || subject.includes("[REDACTED") || object.includes("[REDACTED")) continue;
+        const t: TripleInput = { subject, predicate, object, subject_type: typeOf(subject), object_type: typeOf(object) };
+        out.set(`${subject}\u0000${predicate}\u0000${object}`.toLowerCase(), t);
+      }
+    }
+    return [...out.values()];
+  }
+
+  async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]> {
+    assertAuthorisedIdentity(identity);
+    if (signal?.aborted) throw new AppError("canceled");
+    const all = new Map<string, TripleInput>();
+    for (const t of turns) for (const x of this.extractText(t.content)) all.set(`${x.subject}\u0000${x.predicate}\u0000${x.object}`.toLowerCase(), x);
+    return [...all.values()];
+  }
+}
+
+export class OpenAIExtractor implements Extractor {
+  readonly kind = "openai";
+  constructor(private readonly opts: { baseUrl: string; model: string; apiKey?: string | undefined; timeoutMs?: number }) {}
+
+  async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]> {
+    assertAuthorisedIdentity(identity);
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
+    const res = await fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
+      body: JSON.stringify({
+        model: this.opts.model,
+        temperature: 0,
+        response_format: { type: "json_object" },
+        messages: [
+          { role: "system", content: 'Extract facts about code from the conversation. Answer {"triples":[{"subject","predicate","object","subject_type","object_type"}]} with snake_case predicates.' },
+          { role: "user", content: turns.map((t) => `${t.role}: ${t.content}`).join("\n") },
+        ],
+      }),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    }).catch((err: unknown) => {
+      throw new AppError("unavailable", { message: "The extraction model is not reachable.", cause: err });
+    });
+    if (!res.ok) throw new AppError("unavailable", { message: `The extraction model answered ${res.status}.` });
+    const body = (await res.json()) as { choices?: Array<{ message?: { content?: string } }> };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.choices?.[0]?.message?.content ?? "{}");
+    } catch {
+      return [];
+    }
+    const triples = (parsed as { triples?: unknown }).triples;
+    if (!Array.isArray(triples)) return [];
+    return triples
+      .filter((t): t is Record<string, unknown> => !!t && typeof t === "object")
+      .filter((t) => typeof t.subject === "string" && typeof t.object === "string" && typeof t.predicate === "string" && PREDICATE_PATTERN.test(t.predicate))
+      .slice(0, 64)
+      .map((t) => ({
+        subject: t.subject as string,
+        predicate: t.predicate as string,
+        object: t.object as string,
+        subject_type: typeof t.subject_type === "string" && /^[A-Za-z0-9_.:-]{0,64}$/.test(t.subject_type) ? t.subject_type : "",
+        object_type: typeof t.object_type === "string" && /^[A-Za-z0-9_.:-]{0,64}$/.test(t.object_type) ? t.object_type : "",
+      }));
+  }
+}

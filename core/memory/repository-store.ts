@@ -1,0 +1,62 @@
+/**
+ * RepositoryMemoryStore (MEM-6): the durable graph shared by everyone with
+ * permission on a repository — code nodes and memory entities carry the
+ * `Node` label, durable facts are `FACT` edges. New writes record
+ * `origin_session_id` (the writing session); records written without one keep
+ * `null` — no session is ever fabricated for them. Permission is checked by
+ * the caller (core/authorize.ts) before any call here.
+ *
+ * Implemented in memory and PostgreSQL (db/graph/*); Neo4j/HugeGraph next.
+ * Each adapter enforces MAX_REPO_NODES / MAX_REPO_FACTS inside its own
+ * transaction, under a per-repository lock.
+ */
+import type { FactView } from "../recall/recall";
+
+export const NODE_LABEL = "Node";
+export const FACT_LABEL = "FACT";
+
+export interface RepoNode {
+  id: string;
+  label: string;
+  name: string;
+  type: string;
+  origin_session_id: string | null;
+}
+
+export interface RepoFact extends FactView {
+  origin_session_id: string | null;
+  source?: string;
+}
+
+/** A validated, redacted triple with its node IDs already derived (repoNodeId / repoFactId). */
+export interface DurableTriple {
+  fact_id: string;
+  subject: { id: string; name: string; type: string };
+  predicate: string;
+  object: { id: string; name: string; type: string };
+  source?: string | undefined;
+}
+
+export interface Subgraph {
+  nodes: RepoNode[];
+  edges: Array<{ id: string; label: string; src: string; predicate: string; dst: string; origin_session_id: string | null }>;
+}
+
+export interface RepositoryMemoryStore {
+  readonly kind: string;
+  /** Upserts nodes and facts atomically; existing records keep their origin. Returns the facts' IDs. */
+  upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]>;
+  /** Nodes whose name contains every token (case-insensitive), at most `limit`. */
+  searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]>;
+  /** The node and everything within `depth` hops (both directions), at most `limit` edges. */
+  querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph>;
+  /** FACT edges with an endpoint whose name contains any token, at most `limit` (lexical candidate pool). */
+  factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]>;
+  /** FACT edges touching any of these nodes, at most `limit`. */
+  factsTouching(repoId: string, nodeIds: string[], limit: number): Promise<RepoFact[]>;
+  /** Nodes with no embedding for `model`, at most `limit`. */
+  nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]>;
+  setEmbeddings(repoId: string, model: string, vectors: Array<{ id: string; vector: number[] }>): Promise<void>;
+  /** Embedded nodes of `model`, at most `limit` (bounded exact similarity). */
+  embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>>;
+}

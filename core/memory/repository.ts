@@ -1,0 +1,144 @@
+/**
+ * Repository memory operations (MEM-6, HTTP-4b, MCP-4): the functions behind
+ * `upsert_graph_triples`, `search_graph_nodes`, `query_subgraph`, durable
+ * recall, `POST /memory/index` and promotion. Callers check repository
+ * permission first (read for recall/search/subgraph, write for upsert,
+ * promotion and indexing). Every operation that writes or embeds takes the
+ * authorised Identity: durable writes record its session as
+ * `origin_session_id`, embedding runs under it.
+ */
+import { AppError } from "../errors";
+import type { Identity } from "../execution/identity";
+import { MAX_EMBED_BATCH, MAX_ENTITY_NAME_CHARS, MAX_PROMOTE_FACT_IDS, MAX_RECALL_LIMIT, MAX_SOURCE_CHARS, MAX_TRIPLES_PER_UPSERT } from "../limits";
+import { redact } from "../redact";
+import { rankFacts, type RecallResult } from "../recall/recall";
+import { tokenize } from "../recall/tokenize";
+import { cosine } from "./vector-index";
+import type { Embedder } from "./embedder";
+import { assertAuthorisedIdentity } from "./embedder";
+import type { SessionMemoryEngine, MemoryScope } from "./engine";
+import { normalizeName, repoFactId, repoNodeId, SESSION_FACT_ID } from "./ids";
+import type { DurableTriple, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
+import { PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
+import type { TripleInput } from "./types";
+
+/** Bounds of one durable recall: lexical candidates and embedded nodes scanned. */
+export const REPO_RECALL_CANDIDATES = 2000;
+export const REPO_DENSE_SCAN = 5000;
+
+function bad(field: string): AppError {
+  return new AppError("validation_failed", { message: `The request is not valid: ${field}.`, details: { field } });
+}
+
+async function durableTriples(repoId: string, triples: TripleInput[], source: string | undefined): Promise<DurableTriple[]> {
+  if (!Array.isArray(triples) || triples.length < 1 || triples.length > MAX_TRIPLES_PER_UPSERT) throw bad("triples");
+  const src = source === undefined ? undefined : (await redact(source.slice(0, MAX_SOURCE_CHARS))).text;
+  const out: DurableTriple[] = [];
+  for (const [i, t] of triples.entries()) {
+    if (typeof t.predicate !== "string" || !PREDICATE_PATTERN.test(t.predicate)) throw bad(`triples.${i}.predicate`);
+    const side = async (name: unknown, type: unknown, f: string) => {
+      if (typeof name !== "string") throw bad(`triples.${i}.${f}`);
+      const n = normalizeName(name);
+      if (n.length < 1 || n.length > MAX_ENTITY_NAME_CHARS) throw bad(`triples.${i}.${f}`);
+      const ty = type ?? "";
+      if (typeof ty !== "string" || !TYPE_PATTERN.test(ty)) throw bad(`triples.${i}.${f}_type`);
+      const clean = (await redact(n)).text.slice(0, MAX_ENTITY_NAME_CHARS);
+      return { id: repoNodeId(repoId, ty, clean), name: clean, type: ty };
+    };
+    const s = await side(t.subject, t.subject_type, "subject");
+    const o = await side(t.object, t.object_type, "object");
+    out.push({ fact_id: repoFactId(repoId, s.id, t.predicate, o.id), subject: s, predicate: t.predicate, object: o, source: src });
+  }
+  return out;
+}
+
+export interface RepositoryMemoryDeps {
+  repo: RepositoryMemoryStore;
+  clock: { now(): Date };
+  embedder?: Embedder | undefined;
+  onWarning?: (event: string, code: string) => void;
+}
+
+export class RepositoryMemory {
+  constructor(private readonly deps: RepositoryMemoryDeps) {}
+
+  get store(): RepositoryMemoryStore {
+    return this.deps.repo;
+  }
+
+  /** Durable upsert (HTTP-4b, `upsert_graph_triples`): records the writing session as origin. */
+  async upsertTriples(identity: Identity, repoId: string, input: { triples: TripleInput[]; source?: string | undefined }): Promise<{ facts: Array<{ fact_id: string; subject_id: string; predicate: string; object_id: string }> }> {
+    assertAuthorisedIdentity(identity);
+    const triples = await durableTriples(repoId, input.triples, input.source);
+    await this.deps.repo.upsertFacts(repoId, triples, { session_id: identity.session_id }, this.deps.clock.now().getTime());
+    await this.index(identity, repoId).catch((err: unknown) => this.deps.onWarning?.("embedding_failed", err instanceof AppError ? err.code : "internal"));
+    return { facts: triples.map((t) => ({ fact_id: t.fact_id, subject_id: t.subject.id, predicate: t.predicate, object_id: t.object.id })) };
+  }
+
+  async searchNodes(repoId: string, query: string, limit: number): Promise<RepoNode[]> {
+    const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
+    return this.deps.repo.searchNodes(repoId, tokens, Math.min(Math.max(1, limit), 200));
+  }
+
+  async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph> {
+    return this.deps.repo.querySubgraph(repoId, nodeId, Math.min(Math.max(1, depth), 3), Math.min(Math.max(1, limit), 500));
+  }
+
+  /** Durable recall: bounded BM25 over candidate facts + exact dense similarity over embedded nodes, fused by RRF. */
+  async recall(identity: Identity, repoId: string, input: { query: string; limit?: number | undefined }): Promise<{ results: RecallResult[] }> {
+    assertAuthorisedIdentity(identity);
+    const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
+    const tokens = [...new Set(tokenize(input.query))].slice(0, 32);
+    const lexical = await this.deps.repo.factsMatching(repoId, tokens, REPO_RECALL_CANDIDATES);
+    const sims = new Map<string, number>();
+    const { embedder } = this.deps;
+    if (embedder) {
+      try {
+        const [q] = await embedder.embed(identity, [input.query]);
+        const scanned = await this.deps.repo.embeddings(repoId, embedder.model, REPO_DENSE_SCAN);
+        const scored = scanned.map((n) => ({ id: n.id, score: cosine(q!, n.vector) })).filter((x) => Number.isFinite(x.score) && x.score > 0);
+        scored.sort((a, b) => b.score - a.score);
+        for (const s of scored.slice(0, 64)) sims.set(s.id, s.score);
+      } catch (err) {
+        this.deps.onWarning?.("vector_search_failed", err instanceof AppError ? err.code : "internal");
+      }
+    }
+    const dense = sims.size > 0 ? await this.deps.repo.factsTouching(repoId, [...sims.keys()], REPO_RECALL_CANDIDATES) : [];
+    const facts = new Map([...lexical, ...dense].map((f) => [f.fact_id, f]));
+    return { results: rankFacts([...facts.values()], input.query, sims, limit) };
+  }
+
+  /** `POST /memory/index`: embeds one bounded batch of durable nodes that lack an embedding. */
+  async index(identity: Identity, repoId: string, batch = MAX_EMBED_BATCH): Promise<{ indexed: number; remaining: boolean }> {
+    assertAuthorisedIdentity(identity);
+    const { embedder } = this.deps;
+    if (!embedder) return { indexed: 0, remaining: false };
+    const size = Math.min(Math.max(1, batch), MAX_EMBED_BATCH);
+    const nodes = await this.deps.repo.nodesMissingEmbedding(repoId, embedder.model, size + 1);
+    const todo = nodes.slice(0, size);
+    if (todo.length === 0) return { indexed: 0, remaining: false };
+    const vectors = await embedder.embed(identity, todo.map((n) => `${n.name} ${n.type}`));
+    await this.deps.repo.setEmbeddings(repoId, embedder.model, todo.map((n, i) => ({ id: n.id, vector: vectors[i]! })));
+    return { indexed: todo.length, remaining: nodes.length > size };
+  }
+
+  /**
+   * Promotion (MEM-5): copies 1..50 of the caller's session facts into the
+   * namespace's repository. All or nothing: an ID that is not a fact of this
+   * session's namespace (unknown, foreign, guessed) refuses the whole call.
+   * Session facts stay; later clearing the session leaves the copies.
+   */
+  async promote(session: SessionMemoryEngine, scope: MemoryScope, factIds: string[]): Promise<{ promoted: string[] }> {
+    const ids = [...new Set(factIds)];
+    if (ids.length < 1 || ids.length > MAX_PROMOTE_FACT_IDS || !ids.every((id) => typeof id === "string" && SESSION_FACT_ID.test(id))) throw bad("fact_ids");
+    const facts = await session.factsById(scope, ids);
+    if (facts.length !== ids.length) throw new AppError("not_found", { message: "Some fact IDs are not facts of this session's memory." });
+    const byId = new Map(facts.map((f) => [f.fact_id, f]));
+    const triples = ids.map((id) => {
+      const f = byId.get(id)!;
+      return { subject: f.subject.name, subject_type: f.subject.type, predicate: f.predicate, object: f.object.name, object_type: f.object.type };
+    });
+    const r = await this.upsertTriples(scope.identity, scope.ns, { triples, source: "promoted from session memory" });
+    return { promoted: r.facts.map((f) => f.fact_id) };
+  }
+}

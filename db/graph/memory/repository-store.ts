@@ -1,0 +1,148 @@
+/** In-memory RepositoryMemoryStore (unit tests); same rules as the PostgreSQL adapter. */
+import { limitError } from "../../../core/errors";
+import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+
+interface Edge {
+  id: string;
+  src: string;
+  predicate: string;
+  dst: string;
+  source?: string;
+  origin_session_id: string | null;
+}
+
+interface Repo {
+  nodes: Map<string, RepoNode & { vectors: Map<string, number[]> }>;
+  edges: Map<string, Edge>;
+}
+
+export class InMemoryRepositoryStore implements RepositoryMemoryStore {
+  readonly kind = "memory";
+  private readonly repos = new Map<string, Repo>();
+
+  private repo(id: string): Repo {
+    let r = this.repos.get(id);
+    if (!r) {
+      r = { nodes: new Map(), edges: new Map() };
+      this.repos.set(id, r);
+    }
+    return r;
+  }
+
+  private view(r: Repo, e: Edge): RepoFact {
+    const n = (id: string) => {
+      const x = r.nodes.get(id)!;
+      return { id: x.id, name: x.name, type: x.type };
+    };
+    return { fact_id: e.id, subject: n(e.src), predicate: e.predicate, object: n(e.dst), origin_session_id: e.origin_session_id, ...(e.source ? { source: e.source } : {}) };
+  }
+
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }): Promise<string[]> {
+    const r = this.repo(repoId);
+    const newNodes = new Set<string>();
+    const newEdges = new Set<string>();
+    for (const t of triples) {
+      for (const n of [t.subject, t.object]) if (!r.nodes.has(n.id)) newNodes.add(n.id);
+      if (!r.edges.has(t.fact_id)) newEdges.add(t.fact_id);
+    }
+    if (r.nodes.size + newNodes.size > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
+    if (r.edges.size + newEdges.size > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+    for (const t of triples) {
+      for (const n of [t.subject, t.object]) {
+        if (!r.nodes.has(n.id)) r.nodes.set(n.id, { id: n.id, label: NODE_LABEL, name: n.name, type: n.type, origin_session_id: origin.session_id, vectors: new Map() });
+      }
+      if (!r.edges.has(t.fact_id)) {
+        r.edges.set(t.fact_id, { id: t.fact_id, src: t.subject.id, predicate: t.predicate, dst: t.object.id, origin_session_id: origin.session_id, ...(t.source ? { source: t.source } : {}) });
+      }
+    }
+    return triples.map((t) => t.fact_id);
+  }
+
+  async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
+    const out: RepoNode[] = [];
+    for (const n of this.repo(repoId).nodes.values()) {
+      if (out.length >= limit) break;
+      const key = n.name.toLowerCase();
+      if (tokens.every((t) => key.includes(t))) out.push({ id: n.id, label: n.label, name: n.name, type: n.type, origin_session_id: n.origin_session_id });
+    }
+    return out;
+  }
+
+  async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph> {
+    const r = this.repo(repoId);
+    if (!r.nodes.has(nodeId)) return { nodes: [], edges: [] };
+    const seen = new Set([nodeId]);
+    const edges = new Map<string, Edge>();
+    let frontier = [nodeId];
+    for (let d = 0; d < depth && frontier.length > 0 && edges.size < limit; d++) {
+      const next: string[] = [];
+      for (const e of r.edges.values()) {
+        if (edges.size >= limit) break;
+        if (edges.has(e.id) || !(frontier.includes(e.src) || frontier.includes(e.dst))) continue;
+        edges.set(e.id, e);
+        for (const x of [e.src, e.dst]) {
+          if (seen.has(x)) continue;
+          seen.add(x);
+          next.push(x);
+        }
+      }
+      frontier = next;
+    }
+    const node = (id: string) => {
+      const n = r.nodes.get(id)!;
+      return { id: n.id, label: n.label, name: n.name, type: n.type, origin_session_id: n.origin_session_id };
+    };
+    return {
+      nodes: [...seen].map(node),
+      edges: [...edges.values()].map((e) => ({ id: e.id, label: FACT_LABEL, src: e.src, predicate: e.predicate, dst: e.dst, origin_session_id: e.origin_session_id })),
+    };
+  }
+
+  async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
+    const r = this.repo(repoId);
+    const hit = (id: string) => {
+      const k = r.nodes.get(id)!.name.toLowerCase();
+      return tokens.some((t) => k.includes(t));
+    };
+    const out: RepoFact[] = [];
+    for (const e of r.edges.values()) {
+      if (out.length >= limit) break;
+      if (hit(e.src) || hit(e.dst)) out.push(this.view(r, e));
+    }
+    return out;
+  }
+
+  async factsTouching(repoId: string, nodeIds: string[], limit: number): Promise<RepoFact[]> {
+    const r = this.repo(repoId);
+    const ids = new Set(nodeIds);
+    const out: RepoFact[] = [];
+    for (const e of r.edges.values()) {
+      if (out.length >= limit) break;
+      if (ids.has(e.src) || ids.has(e.dst)) out.push(this.view(r, e));
+    }
+    return out;
+  }
+
+  async nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]> {
+    return [...this.repo(repoId).nodes.values()]
+      .filter((n) => !n.vectors.has(model))
+      .slice(0, limit)
+      .map((n) => ({ id: n.id, label: n.label, name: n.name, type: n.type, origin_session_id: n.origin_session_id }));
+  }
+
+  async setEmbeddings(repoId: string, model: string, vectors: Array<{ id: string; vector: number[] }>): Promise<void> {
+    const r = this.repo(repoId);
+    for (const v of vectors) r.nodes.get(v.id)?.vectors.set(model, [...v.vector]);
+  }
+
+  async embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>> {
+    const out: Array<{ id: string; vector: number[] }> = [];
+    for (const n of this.repo(repoId).nodes.values()) {
+      if (out.length >= limit) break;
+      const v = n.vectors.get(model);
+      if (v) out.push({ id: n.id, vector: v });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * PostgreSQL RepositoryMemoryStore: `repo_nodes` (label `Node`) and
+ * `repo_edges` (label `FACT` for memory facts). Writes lock the repository's
+ * row in `repo_memory_locks` so the size limits hold under concurrency;
+ * existing nodes and edges keep their first `origin_session_id`.
+ */
+import { sql } from "kysely";
+import { limitError } from "../../../core/errors";
+import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { nameKey } from "../../../core/memory/ids";
+import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+import { inTransaction } from "../../transaction";
+import type { Db } from "../../schema";
+
+const NODE_COLS = ["id", "label", "name", "type", "origin_session_id"] as const;
+
+export class PostgresRepositoryStore implements RepositoryMemoryStore {
+  readonly kind = "postgres";
+  constructor(private readonly db: Db) {}
+
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
+    const at = new Date(now);
+    await inTransaction(this.db, async (tx) => {
+      await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
+      await tx.selectFrom("repo_memory_locks").select("repo_id").where("repo_id", "=", repoId).forUpdate().execute();
+      const nodes = new Map<string, { id: string; name: string; type: string }>();
+      for (const t of triples) for (const n of [t.subject, t.object]) nodes.set(n.id, n);
+      const edges = new Map(triples.map((t) => [t.fact_id, t]));
+      const existingNodes = new Set(
+        (await tx.selectFrom("repo_nodes").select("id").where("repo_id", "=", repoId).where("id", "in", [...nodes.keys()]).execute()).map((r) => r.id),
+      );
+      const existingEdges = new Set(
+        (await tx.selectFrom("repo_edges").select("id").where("repo_id", "=", repoId).where("id", "in", [...edges.keys()]).execute()).map((r) => r.id),
+      );
+      const addNodes = [...nodes.values()].filter((n) => !existingNodes.has(n.id));
+      const addEdges = [...edges.values()].filter((e) => !existingEdges.has(e.fact_id));
+      const count = async (table: "repo_nodes" | "repo_edges") =>
+        Number((await tx.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as("n")).where("repo_id", "=", repoId).executeTakeFirstOrThrow()).n);
+      if (addNodes.length > 0 && (await count("repo_nodes")) + addNodes.length > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
+      if (addEdges.length > 0 && (await count("repo_edges")) + addEdges.length > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+      if (addNodes.length > 0) {
+        await tx
+          .insertInto("repo_nodes")
+          .values(addNodes.map((n) => ({ repo_id: repoId, id: n.id, label: NODE_LABEL, name: n.name, name_key: nameKey(n.name), type: n.type, props: "{}", origin_session_id: origin.session_id, embedding_model: null, embedding: null, created_at: at, updated_at: at })))
+          .execute();
+      }
+      if (addEdges.length > 0) {
+        await tx
+          .insertInto("repo_edges")
+          .values(
+            addEdges.map((e) => ({
+              repo_id: repoId,
+              id: e.fact_id,
+              label: FACT_LABEL,
+              src: e.subject.id,
+              predicate: e.predicate,
+              dst: e.object.id,
+              props: JSON.stringify(e.source ? { source: e.source } : {}),
+              origin_session_id: origin.session_id,
+              created_at: at,
+            })),
+          )
+          .execute();
+      }
+    });
+    return triples.map((t) => t.fact_id);
+  }
+
+  async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
+    let q = this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId);
+    for (const t of tokens) q = q.where("name_key", "like", `%${t}%`);
+    return q.orderBy("name_key").limit(limit).execute();
+  }
+
+  async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph> {
+    const root = await this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId).where("id", "=", nodeId).executeTakeFirst();
+    if (!root) return { nodes: [], edges: [] };
+    const seen = new Map<string, RepoNode>([[root.id, root]]);
+    const edges = new Map<string, Subgraph["edges"][number]>();
+    let frontier = [root.id];
+    for (let d = 0; d < depth && frontier.length > 0 && edges.size < limit; d++) {
+      const rows = await this.db
+        .selectFrom("repo_edges")
+        .select(["id", "label", "src", "predicate", "dst", "origin_session_id"])
+        .where("repo_id", "=", repoId)
+        .where((eb) => eb.or([eb("src", "in", frontier), eb("dst", "in", frontier)]))
+        .orderBy("id")
+        .limit(limit - edges.size)
+        .execute();
+      const next: string[] = [];
+      for (const e of rows) {
+        if (edges.has(e.id)) continue;
+        edges.set(e.id, e);
+        for (const x of [e.src, e.dst]) if (!seen.has(x) && !next.includes(x)) next.push(x);
+      }
+      if (next.length > 0) {
+        for (const n of await this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId).where("id", "in", next).execute()) seen.set(n.id, n);
+      }
+      frontier = next;
+    }
+    return { nodes: [...seen.values()], edges: [...edges.values()] };
+  }
+
+  private factQuery(repoId: string) {
+    return this.db
+      .selectFrom("repo_edges as e")
+      .innerJoin("repo_nodes as s", (j) => j.onRef("s.repo_id", "=", "e.repo_id").onRef("s.id", "=", "e.src"))
+      .innerJoin("repo_nodes as o", (j) => j.onRef("o.repo_id", "=", "e.repo_id").onRef("o.id", "=", "e.dst"))
+      .select(["e.id", "e.predicate", "e.props", "e.origin_session_id", "s.id as s_id", "s.name as s_name", "s.type as s_type", "o.id as o_id", "o.name as o_name", "o.type as o_type"])
+      .where("e.repo_id", "=", repoId)
+      .where("e.label", "=", FACT_LABEL);
+  }
+
+  private static toFact(r: { id: string; predicate: string; props: Record<string, unknown>; origin_session_id: string | null; s_id: string; s_name: string; s_type: string; o_id: string; o_name: string; o_type: string }): RepoFact {
+    const source = typeof r.props.source === "string" ? r.props.source : undefined;
+    return {
+      fact_id: r.id,
+      subject: { id: r.s_id, name: r.s_name, type: r.s_type },
+      predicate: r.predicate,
+      object: { id: r.o_id, name: r.o_name, type: r.o_type },
+      origin_session_id: r.origin_session_id,
+      ...(source !== undefined ? { source } : {}),
+    };
+  }
+
+  async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
+    if (tokens.length === 0) return [];
+    const rows = await this.factQuery(repoId)
+      .where((eb) => eb.or(tokens.flatMap((t) => [eb("s.name_key", "like", `%${t}%`), eb("o.name_key", "like", `%${t}%`)])))
+      .orderBy("e.id")
+      .limit(limit)
+      .execute();
+    return rows.map(PostgresRepositoryStore.toFact);
+  }
+
+  async factsTouching(repoId: string, nodeIds: string[], limit: number): Promise<RepoFact[]> {
+    if (nodeIds.length === 0) return [];
+    const rows = await this.factQuery(repoId)
+      .where((eb) => eb.or([eb("e.src", "in", nodeIds), eb("e.dst", "in", nodeIds)]))
+      .orderBy("e.id")
+      .limit(limit)
+      .execute();
+    return rows.map(PostgresRepositoryStore.toFact);
+  }
+
+  async nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]> {
+    return this.db
+      .selectFrom("repo_nodes")
+      .select(NODE_COLS)
+      .where("repo_id", "=", repoId)
+      .where((eb) => eb.or([eb("embedding_model", "is", null), eb("embedding_model", "<>", model)]))
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+  }
+
+  async setEmbeddings(repoId: string, model: string, vectors: Array<{ id: string; vector: number[] }>): Promise<void> {
+    if (vectors.length === 0) return;
+    await inTransaction(this.db, async (tx) => {
+      for (const v of vectors) {
+        await tx.updateTable("repo_nodes").set({ embedding_model: model, embedding: sql`${v.vector}::double precision[]` as never, updated_at: new Date() }).where("repo_id", "=", repoId).where("id", "=", v.id).execute();
+      }
+    });
+  }
+
+  async embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>> {
+    const rows = await this.db
+      .selectFrom("repo_nodes")
+      .select(["id", "embedding"])
+      .where("repo_id", "=", repoId)
+      .where("embedding_model", "=", model)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.filter((r) => r.embedding !== null).map((r) => ({ id: r.id, vector: r.embedding!.map(Number) }));
+  }
+}
