@@ -1,0 +1,92 @@
+/**
+ * One cleanup sweep (WRK-6), run by the cleanup pool every minute:
+ *   1. expire due bindings into tombstones (expireDueBindings);
+ *   2. for tombstoned bindings whose cleanup is not done (oldest first, at most
+ *      `sessions` of them), call every cleaner a bounded number of batches;
+ *   3. report which sessions every cleaner finished, so the caller can mark
+ *      `cleanup_done_at` (inside its lease-fenced persist transaction).
+ * A cleaner that throws or is not done leaves the session pending: the next
+ * minute retries it. Nothing here ever clears a tombstone.
+ */
+import type { Clock } from "../clock";
+import type { Logger } from "../log";
+import { MEMORY_PURGE_BATCH } from "../limits";
+import { expireDueBindings } from "../registry/registry";
+import type { Db, Tx } from "../../db/schema";
+import type { CleanupTarget, SessionCleaners } from "./cleaners";
+
+export interface SweepOptions {
+  /** Sessions visited per sweep. */
+  sessions?: number;
+  /** Batches per cleaner per session per sweep. */
+  batchesPerSession?: number;
+  /** Items per batch. */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+export interface SweepResult {
+  expired: number;
+  visited: number;
+  done: CleanupTarget[];
+  failures: Array<{ cleaner: string }>;
+}
+
+export async function pendingCleanups(db: Db, limit: number): Promise<CleanupTarget[]> {
+  const rows = await db
+    .selectFrom("session_bindings")
+    .select(["org_id", "session_id"])
+    .where("tombstoned_at", "is not", null)
+    .where("cleanup_done_at", "is", null)
+    .orderBy("tombstoned_at")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ tenant_id: r.org_id, session_id: r.session_id }));
+}
+
+/** Marks cleanup done; only for tombstoned bindings (so it can never touch a live one). */
+export async function markCleanupDone(tx: Tx, targets: readonly CleanupTarget[], now: Date): Promise<number> {
+  if (targets.length === 0) return 0;
+  const r = await tx
+    .updateTable("session_bindings")
+    .set({ cleanup_done_at: now })
+    .where("session_id", "in", targets.map((t) => t.session_id))
+    .where("tombstoned_at", "is not", null)
+    .where("cleanup_done_at", "is", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionCleaners, logger: Logger, o: SweepOptions = {}): Promise<SweepResult> {
+  const limit = o.limit ?? MEMORY_PURGE_BATCH;
+  const expired = await expireDueBindings(db, clock);
+  const failures: Array<{ cleaner: string }> = [];
+  for (const c of cleaners.list()) {
+    if (!c.purgeExpired) continue;
+    try {
+      await c.purgeExpired(clock.now(), { limit });
+    } catch (err) {
+      failures.push({ cleaner: c.name });
+      logger.warn({ code: "cleanup_failed", cleaner: c.name, err: (err as Error).message }, "expired-data cleanup failed; retried next sweep");
+    }
+  }
+  const targets = await pendingCleanups(db, o.sessions ?? 100);
+  const done: CleanupTarget[] = [];
+  for (const target of targets) {
+    if (o.signal?.aborted) break;
+    let all = true;
+    for (const c of cleaners.list()) {
+      let finished = false;
+      try {
+        for (let i = 0; i < (o.batchesPerSession ?? 4) && !finished; i++) finished = (await c.purgeSession(target, { limit })).done;
+      } catch (err) {
+        failures.push({ cleaner: c.name });
+        // Never the session id in a log line.
+        logger.warn({ code: "cleanup_failed", cleaner: c.name, err: (err as Error).message }, "session cleanup failed; retried next sweep");
+      }
+      all &&= finished;
+    }
+    if (all) done.push(target);
+  }
+  return { expired, visited: targets.length, done, failures };
+}
