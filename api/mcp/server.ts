@@ -20,7 +20,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Actor } from "../../core/auth/authenticate";
 import { authorizeRepo, type RepoAccess } from "../../core/authorize";
 import { coerceError } from "../../core/errors";
@@ -29,6 +29,7 @@ import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
 import type { AppContext } from "../context";
 import { registerIdentityTools } from "./tools/identity";
+import { registerMemoryTools } from "./tools/memory";
 
 export const MCP_SERVER_NAME = "codesynapse";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -57,7 +58,7 @@ export interface ToolRun {
   repo(ref: string, level: RepoLevel): Promise<RepoAccess>;
 }
 
-export type ToolBody<A> = (args: A, run: ToolRun) => Promise<Record<string, unknown>>;
+export type ToolBody<A> = (args: A, run: ToolRun) => Promise<object>;
 
 export interface ToolDef<S extends z.ZodRawShape> {
   title: string;
@@ -66,8 +67,8 @@ export interface ToolDef<S extends z.ZodRawShape> {
   readOnly?: boolean;
 }
 
-function ok(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+function ok(value: object): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
 }
 
 function failure(err: unknown): CallToolResult {
@@ -97,7 +98,8 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
       {
         title: def.title,
         description: def.description,
-        inputSchema: def.inputSchema,
+        // Strict, like the REST bodies (HTTP-6): unknown arguments are refused, not dropped.
+        inputSchema: z.strictObject(def.inputSchema),
         annotations: { readOnlyHint: def.readOnly ?? false, openWorldHint: false },
       },
       // The SDK validated args against inputSchema before this runs.
@@ -121,5 +123,6 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
   };
 
   registerIdentityTools(define);
+  registerMemoryTools(define);
   return server;
 }

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApp } from "../../api/app";
-import { removeMember, suspendMember } from "../../core/accounts/accounts";
+import { buildMemoryServices } from "../../api/memory";
+import { grantRepo, removeMember, suspendMember } from "../../core/accounts/accounts";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
@@ -38,7 +39,9 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
   let srv: TestServer;
   const clients: Client[] = [];
   beforeAll(async () => {
-    srv = await listen(createApp(testContext(t().db)));
+    const ctx = testContext(t().db);
+    ctx.memory = buildMemoryServices(ctx.config, t().db, ctx.clock, ctx.logger);
+    srv = await listen(createApp(ctx));
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
@@ -62,6 +65,18 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
   /** A raw POST of one JSON-RPC message on an existing transport. */
   async function rawPost(mcpSession: string, headers: Record<string, string>, body: unknown) {
     return call(srv.url, "POST", "/mcp", { headers: { ...ACCEPT, ...headers, "mcp-session-id": mcpSession }, body });
+  }
+
+  /** A tool's structured result; a tool error fails the test with its code. */
+  async function tool(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+    const r = await client.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.structuredContent)}`);
+    return r.structuredContent;
+  }
+  async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+    const r = await client.callTool({ name, arguments: args });
+    expect(r.isError, `${name} should fail`).toBe(true);
+    return (r.structuredContent as { error: { code: string } }).error.code;
   }
 
   const identityCall = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_identity", arguments: {} } });
@@ -193,5 +208,81 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     const init = await call(srv.url, "POST", "/mcp", { headers: { ...ACCEPT, ...execHeaders(a, ghost) }, body: INIT });
     expect([init.status, init.body.error.data.code]).toEqual([404, "session_not_found"]);
     expect(init.text).not.toContain(ghost);
+  });
+
+  it("identity propagates into stored facts: session memory is the thread's own, durable facts record it as origin", async () => {
+    const a = await seedAccount(t().db);
+    const one = await register(a);
+    const two = await register(a);
+    const { client: c1 } = await connect(execHeaders(a, one));
+    const { client: c2 } = await connect(execHeaders(a, two));
+    const triple = { subject: "AuthService", predicate: "depends_on", object: "TokenStore", subject_type: "class", object_type: "class" };
+
+    const w = await tool(c1, "upsert_session_facts", { repo: a.repoName, triples: [triple], source: "design notes" });
+    expect(w.facts[0]).toMatchObject({ predicate: "depends_on" });
+    // The same thread sees it over REST and over MCP; the other thread of the same user sees nothing.
+    const rest = await call(srv.url, "GET", `/api/v1/repos/${a.repoId}/session-memory`, { headers: execHeaders(a, one) });
+    expect(rest.body.facts.map((f: any) => f.fact_id)).toEqual([w.facts[0].fact_id]);
+    expect((await tool(c2, "read_session_memory", { repo: a.repoId })).facts).toEqual([]);
+    const recalled = await tool(c1, "recall_context", { repo: a.repoId, query: "what does AuthService depend on" });
+    expect(recalled.results[0]).toMatchObject({ fact_id: w.facts[0].fact_id, subject: { name: "AuthService" }, object: { name: "TokenStore" } });
+    expect((await tool(c2, "recall_context", { repo: a.repoId, query: "AuthService TokenStore" })).results).toEqual([]);
+    // Nothing durable yet.
+    expect((await tool(c1, "recall_context", { repo: a.repoId, query: "AuthService", memory_scope: "repository" })).results).toEqual([]);
+
+    // Durable writes record the writing thread.
+    const d = await tool(c2, "upsert_graph_triples", { repo: a.repoId, triples: [{ subject: "BillingJob", predicate: "uses", object: "StripeClient" }] });
+    const nodes = await tool(c1, "search_graph_nodes", { repo: a.repoId, query: "billingjob" });
+    expect(nodes.nodes.map((n: any) => n.name)).toEqual(["BillingJob"]);
+    expect(nodes.nodes[0].origin_session_id).toBe(two);
+    const g = await tool(c1, "query_subgraph", { repo: a.repoId, node_id: d.facts[0].subject_id });
+    expect(g.edges).toEqual([expect.objectContaining({ predicate: "uses", origin_session_id: two })]);
+
+    // Promotion copies thread one's fact into durable memory with thread one as origin; the session fact stays.
+    const p = await tool(c1, "promote_session_facts", { repo: a.repoId, fact_ids: [w.facts[0].fact_id] });
+    expect(p.promoted).toHaveLength(1);
+    const durable = await tool(c2, "recall_context", { repo: a.repoId, query: "AuthService TokenStore", memory_scope: "repository" });
+    expect(durable.results[0]).toMatchObject({ fact_id: p.promoted[0], subject: { name: "AuthService" } });
+    expect((await tool(c1, "read_session_memory", { repo: a.repoId })).facts).toHaveLength(1);
+    const origin = await tool(c2, "search_graph_nodes", { repo: a.repoId, query: "AuthService" });
+    expect(origin.nodes[0].origin_session_id).toBe(one);
+  });
+
+  it("offload_turns writes this thread's session memory only", async () => {
+    const a = await seedAccount(t().db);
+    const one = await register(a);
+    const two = await register(a);
+    const { client: c1 } = await connect(execHeaders(a, one));
+    const { client: c2 } = await connect(execHeaders(a, two));
+    const r = await tool(c1, "offload_turns", { repo: a.repoId, turns: [{ role: "user", content: "The PaymentService depends on LedgerStore." }] });
+    expect(r).toEqual({ accepted: 1 });
+    let facts: any[] = [];
+    for (let i = 0; i < 50 && facts.length === 0; i++) {
+      facts = (await tool(c1, "read_session_memory", { repo: a.repoId })).facts;
+      if (facts.length === 0) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(facts.map((f) => [f.subject.name, f.predicate, f.object.name])).toEqual([["PaymentService", "depends_on", "LedgerStore"]]);
+    expect((await tool(c2, "read_session_memory", { repo: a.repoId })).facts).toEqual([]);
+    expect((await tool(c1, "recall_context", { repo: a.repoId, query: "PaymentService", memory_scope: "repository" })).results).toEqual([]);
+  });
+
+  it("repository tools check the repository permission (MCP-1a) and refuse unknown arguments", async () => {
+    const a = await seedAccount(t().db, { repoLevel: "read" });
+    const stranger = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client } = await connect(execHeaders(a, thread));
+    const triple = { subject: "A1", predicate: "calls", object: "B1" };
+    const w = await tool(client, "upsert_session_facts", { repo: a.repoName, triples: [triple] });
+    expect(await toolError(client, "upsert_graph_triples", { repo: a.repoId, triples: [triple] })).toBe("repo_permission_denied");
+    expect(await toolError(client, "promote_session_facts", { repo: a.repoId, fact_ids: [w.facts[0].fact_id] })).toBe("repo_permission_denied");
+    expect(await toolError(client, "recall_context", { repo: stranger.repoId, query: "A1" })).toBe("repo_not_found");
+    expect(await toolError(client, "search_graph_nodes", { repo: stranger.repoName, query: "A1" })).toBe("repo_not_found");
+    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "write" });
+    expect((await tool(client, "promote_session_facts", { repo: a.repoName, fact_ids: [w.facts[0].fact_id] })).promoted).toHaveLength(1);
+    // Arguments never select the session, and unknown ones are refused.
+    const sneaky = await client.callTool({ name: "read_session_memory", arguments: { repo: a.repoId, session_id: uniq("other") } });
+    expect(sneaky.isError).toBe(true);
+    const badPredicate = await client.callTool({ name: "upsert_session_facts", arguments: { repo: a.repoId, triples: [{ ...triple, predicate: "Not Valid" }] } });
+    expect(badPredicate.isError).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createApp } from "../../api/app";
+import { buildMemoryServices } from "../../api/memory";
 import { removeMember } from "../../core/accounts/accounts";
 import { readSettings } from "../../api/mcp/stdio";
 import { testContext } from "../support/app";
@@ -50,7 +51,9 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
   let srv: TestServer;
   const clients: Client[] = [];
   beforeAll(async () => {
-    srv = await listen(createApp(testContext(t().db)));
+    const ctx = testContext(t().db);
+    ctx.memory = buildMemoryServices(ctx.config, t().db, ctx.clock, ctx.logger);
+    srv = await listen(createApp(ctx));
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
@@ -127,7 +130,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     expect(stderr()).toMatch(/serving on stdio/);
   });
 
-  it("two processes for two threads keep their identities apart", async () => {
+  it("two processes for two threads keep their memories apart; facts carry each thread's identity", async () => {
     const a = await seedAccount(t().db);
     const one = await register(a);
     const two = await register(a);
@@ -135,6 +138,28 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     const [r1, r2] = await Promise.all([p1.client.callTool({ name: "get_identity", arguments: {} }), p2.client.callTool({ name: "get_identity", arguments: {} })]);
     expect((r1.structuredContent as { session_id: string }).session_id).toBe(one);
     expect((r2.structuredContent as { session_id: string }).session_id).toBe(two);
+
+    const remember = (c: Client, s: string, o: string) =>
+      c.callTool({ name: "upsert_session_facts", arguments: { repo: a.repoName, triples: [{ subject: s, predicate: "depends_on", object: o }] } });
+    await Promise.all([remember(p1.client, "AuthService", "TokenStore"), remember(p2.client, "BillingJob", "StripeClient")]);
+    const read = async (c: Client) =>
+      ((await c.callTool({ name: "read_session_memory", arguments: { repo: a.repoName } })).structuredContent as { facts: Array<{ subject: { name: string } }> }).facts.map(
+        (f) => f.subject.name,
+      );
+    expect(await read(p1.client)).toEqual(["AuthService"]);
+    expect(await read(p2.client)).toEqual(["BillingJob"]);
+    const recall = await p2.client.callTool({ name: "recall_context", arguments: { repo: a.repoId, query: "AuthService TokenStore" } });
+    expect((recall.structuredContent as { results: unknown[] }).results).toEqual([]);
+    // Over REST, each thread's headers see exactly what its process stored.
+    const rest = await call(srv.url, "GET", `/api/v1/repos/${a.repoId}/session-memory`, {
+      headers: { ...bearer(a.apiKey), "x-codesynapse-session": one, "x-codesynapse-parent-session": one },
+    });
+    expect(rest.body.facts.map((f: any) => f.subject.name)).toEqual(["AuthService"]);
+
+    // A durable write through thread two's process records thread two as origin.
+    await p2.client.callTool({ name: "upsert_graph_triples", arguments: { repo: a.repoId, triples: [{ subject: "LedgerStore", predicate: "uses", object: "Postgres" }] } });
+    const nodes = await p1.client.callTool({ name: "search_graph_nodes", arguments: { repo: a.repoId, query: "LedgerStore" } });
+    expect((nodes.structuredContent as { nodes: Array<{ origin_session_id: string }> }).nodes[0]!.origin_session_id).toBe(two);
   });
 
   it("membership revoked mid-conversation: the next tool call fails", async () => {
