@@ -14,6 +14,9 @@ import { meRoutes } from "./routes/me";
 import { repoMemoryRoutes } from "./routes/repo-memory";
 import { sessionMemoryRoutes } from "./routes/session-memory";
 import { mcpRoutes } from "./mcp/http";
+import { jobRoutes } from "./routes/jobs";
+import { adminJobRoutes } from "./routes/admin-jobs";
+import { metricsRoutes } from "./routes/metrics";
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -27,6 +30,9 @@ export function createApp(ctx: AppContext): Express {
   app.use(sessionMemoryRoutes(ctx));
   app.use(repoMemoryRoutes(ctx));
   app.use(mcpRoutes(ctx));
+  app.use(jobRoutes(ctx));
+  app.use(adminJobRoutes(ctx));
+  app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
   app.use(errorMiddleware(ctx.logger));
   return app;

@@ -7,6 +7,9 @@ import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
 import type { MemoryServices } from "../core/memory/services";
+import type { SessionCleaners } from "../core/retention/cleaners";
+import type { JobMetrics } from "../queues/metrics";
+import type { JobQueue } from "../queues/submit";
 
 export interface AppContext {
   db: Db;
@@ -15,4 +18,10 @@ export interface AppContext {
   logger: Logger;
   /** Session and repository memory (api/memory.ts builds it); routes answer 503 without it. */
   memory?: MemoryServices;
+  /** Durable jobs (queues/): registry, dispatcher; submission routes call submitJob with it. */
+  jobs?: JobQueue;
+  /** Prometheus metrics of the job machinery (GET /metrics); built on demand when absent. */
+  jobMetrics?: JobMetrics;
+  /** Session cleaners the cleanup pool drives (stores register theirs, RET-1). */
+  cleaners?: SessionCleaners;
 }

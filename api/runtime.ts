@@ -10,6 +10,13 @@ import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database
 import { createApp } from "./app";
 import { buildMemoryServices } from "./memory";
 import type { AppContext } from "./context";
+import { SessionCleaners } from "../core/retention/cleaners";
+import { JobMetrics } from "../queues/metrics";
+import { JobRegistry } from "../queues/registry";
+import { createJobQueue } from "../queues/service";
+import type { JobHandler } from "../workers/handler";
+import { startWorkers, type WorkerHost } from "../workers/host";
+import { cleanupHandler } from "../workers/pools/cleanup";
 
 export interface Platform {
   ctx: AppContext;
@@ -35,10 +42,20 @@ export async function startPlatform(
   const database = await openStores(config, logger);
   const ctx: AppContext = { db: database.db, clock, config, logger };
   ctx.memory = buildMemoryServices(config, database.db, clock, logger);
+  // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
+  const cleaners = new SessionCleaners();
+  const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
+  const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL });
+  ctx.jobs = queue;
+  ctx.cleaners = cleaners;
+  ctx.jobMetrics = new JobMetrics({ db: database.db });
+  let workers: WorkerHost | undefined;
   const platform: Platform = {
     ctx,
     database,
     async stop() {
+      // Workers first: running jobs are handed back (restartable) or abandoned (fix), fenced by their leases.
+      await workers?.stop();
       // OFF-1: pending offload batches are dropped, never replayed.
       ctx.memory?.close();
       if (platform.server) {
@@ -46,9 +63,23 @@ export async function startPlatform(
         await new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
       }
+      await queue.dispatcher.close();
       await database.close();
     },
   };
+  if (opts.pools.length > 0) {
+    workers = await startWorkers({
+      db: database.db,
+      clock,
+      logger,
+      registry,
+      dispatcher: queue.dispatcher,
+      metrics: ctx.jobMetrics,
+      pools: opts.pools,
+      ...(bull ? { bull } : {}),
+      ...(database.listen ? { listen: database.listen } : {}),
+    });
+  }
   if (opts.serve) {
     const app = createApp(ctx);
     const server = await new Promise<Server>((resolve, reject) => {
