@@ -208,15 +208,18 @@ export class SessionMemoryEngine {
   }
 
   /** Session recall: BM25 + dense + RRF, hits rechecked against a fresh snapshot (VEC-2). */
-  async recall(scope: MemoryScope, input: { query: string; limit?: number | undefined }): Promise<{ results: RecallResult[] }> {
+  async recall(
+    scope: MemoryScope,
+    input: { query: string; limit?: number | undefined; mode?: "fused" | "lexical" | "dense" },
+  ): Promise<{ results: RecallResult[] }> {
     const owner = scopeOwner(scope);
     const key = keyOf(owner);
     const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
-    const hits = await this.searchVectors(scope, key, input.query, limit);
+    const hits = input.mode === "lexical" ? [] : await this.searchVectors(scope, key, input.query, limit);
     // The fresh, authoritative snapshot: checked for revocation, closure and expiry by the adapter.
     const s = await this.snapshot(scope);
     const sims = checkHits(hits, key, this.now(), new Set(s.entities.map((e) => e.id)));
-    return { results: rankFacts(factViews(s), input.query, sims, limit) };
+    return { results: rankFacts(factViews(s), input.query, sims, limit, input.mode ?? "fused") };
   }
 
   /** The facts with these IDs in the caller's namespace (unknown or foreign IDs: absent). */

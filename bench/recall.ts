@@ -1,0 +1,183 @@
+/**
+ * Recall benchmark (issue 5).
+ *  1. Latency: p50/p95 of session recall (HTTP-less, engine → store → local
+ *     vector index) on a namespace filled to its limits (512 facts, entities
+ *     up to the 24 KiB snapshot), on PGlite and on PostgreSQL
+ *     (TEST_DATABASE_URL; skipped with a note when unset).
+ *  2. Quality: recall@5 on the labelled set (bench/recall-labelled.ts) for
+ *     BM25 alone, dense alone and fused (RRF), through the same engine path.
+ * Run alone: npx tsx bench/recall.ts
+ */
+import pg from "pg";
+import { randomBytes } from "node:crypto";
+import { ManualClock } from "../core/clock";
+import { makeIdentity } from "../core/execution/identity";
+import { MAX_FACTS_PER_NAMESPACE } from "../core/limits";
+import { LocalHashEmbedder } from "../core/memory/embedder";
+import { SessionMemoryEngine, type MemoryScope } from "../core/memory/engine";
+import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
+import { InMemorySessionStore } from "../db/graph/memory/session-store";
+import { PostgresSessionStore } from "../db/graph/postgres/session-store";
+import { LocalVectorIndex, MemoryVectorRows } from "../db/vector/local";
+import { PostgresVectorRows } from "../db/vector/local-postgres";
+import { distractors, FACTS, QUERIES, type Triple } from "./recall-labelled";
+
+const DAY = 24 * 3600 * 1000;
+const LATENCY_QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
+
+export interface Quality {
+  set: string;
+  facts: number;
+  queries: number;
+  k: number;
+  bm25: number;
+  dense: number;
+  fused: number;
+  byStyle: Record<string, { bm25: number; dense: number; fused: number; n: number }>;
+}
+
+export interface RecallBench {
+  latency: Array<{ store: string; facts: number; entities: number; queries: number; p50_ms: number; p95_ms: number } | { store: string; skipped: string }>;
+  quality: Quality[];
+}
+
+function scopeFor(now: number): MemoryScope {
+  const tag = randomBytes(4).toString("hex");
+  const identity = makeIdentity({ tenant_id: `org-${tag}`, subject_id: `usr-${tag}`, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
+  return { identity, ns: `repo-${tag}`, expiresAt: now + 7 * DAY };
+}
+
+const WORDS = ["Auth", "Billing", "Invoice", "Ledger", "Cache", "Search", "Order", "Stock", "Ship", "Mail", "Sms", "Upload", "Report", "Tenant", "User", "Flag", "Metric", "Trace", "Log", "Cron"];
+const KINDS = ["Service", "Repo", "Worker", "Handler", "Client", "Store", "Job", "Api"];
+const PREDICATES = ["calls", "uses", "reads", "writes", "depends_on", "stores_in", "emits", "handles"];
+
+/** 512 facts over 400 code-like entities: the namespace's fact limit, within 24 KiB. */
+function fullNamespaceTriples() {
+  const name = (i: number) => `${WORDS[i % WORDS.length]}${KINDS[Math.floor(i / WORDS.length) % KINDS.length]}${Math.floor(i / (WORDS.length * KINDS.length))}`;
+  const out = [];
+  for (let i = 0; i < MAX_FACTS_PER_NAMESPACE; i++) {
+    out.push({ subject: name(i % 400), subject_type: "class", predicate: PREDICATES[i % PREDICATES.length]!, object: name((i * 7 + 3 + Math.floor(i / 400) * 13) % 400), object_type: "class" });
+  }
+  return out;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function latencyOn(name: string, engine: SessionMemoryEngine, clock: ManualClock) {
+  const scope = scopeFor(clock.now().getTime());
+  const triples = fullNamespaceTriples();
+  for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
+  const snap = await engine.snapshot(scope);
+  const queries = Array.from({ length: LATENCY_QUERIES }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
+  for (const q of queries.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 }); // warm-up
+  const times: number[] = [];
+  for (const q of queries) {
+    const t0 = performance.now();
+    const r = await engine.recall(scope, { query: q, limit: 10 });
+    times.push(performance.now() - t0);
+    if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
+  }
+  times.sort((a, b) => a - b);
+  return { store: name, facts: snap.facts.length, entities: snap.entities.length, queries: times.length, p50_ms: +percentile(times, 50).toFixed(2), p95_ms: +percentile(times, 95).toFixed(2) };
+}
+
+async function openPostgres(): Promise<{ d: OpenDatabase; cleanup: () => Promise<void> } | null> {
+  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!url) return null;
+  const schema = `bench_${randomBytes(4).toString("hex")}`;
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`create schema ${schema}`);
+  await c.end();
+  const d = await openDatabase({ url, schema, poolSize: 4 });
+  await migrateToLatest(d.db);
+  return {
+    d,
+    cleanup: async () => {
+      await d.close();
+      const c2 = new pg.Client({ connectionString: url });
+      await c2.connect();
+      await c2.query(`drop schema if exists ${schema} cascade`);
+      await c2.end();
+    },
+  };
+}
+
+async function quality(set: string, facts: Triple[]): Promise<Quality> {
+  const clock = new ManualClock(Date.UTC(2026, 11, 2));
+  const engine = new SessionMemoryEngine({ store: new InMemorySessionStore(), clock, vectors: new LocalVectorIndex(new MemoryVectorRows()), embedder: new LocalHashEmbedder() });
+  const scope = scopeFor(clock.now().getTime());
+  const written = await engine.upsert(scope, { triples: facts.map(([subject, subject_type, predicate, object, object_type]) => ({ subject, subject_type, predicate, object, object_type })) });
+  const ids = written.facts.map((f) => f.fact_id);
+  const k = 5;
+  const modes = ["lexical", "dense", "fused"] as const;
+  const total = { lexical: 0, dense: 0, fused: 0 };
+  const byStyle: Quality["byStyle"] = {};
+  for (const q of QUERIES) {
+    const s = (byStyle[q.style] ??= { bm25: 0, dense: 0, fused: 0, n: 0 });
+    s.n++;
+    for (const mode of modes) {
+      const r = await engine.recall(scope, { query: q.query, limit: k, mode });
+      const got = new Set(r.results.map((x) => x.fact_id));
+      const hit = q.expected.filter((i) => got.has(ids[i]!)).length / q.expected.length;
+      total[mode] += hit;
+      s[mode === "lexical" ? "bm25" : mode] += hit;
+    }
+  }
+  const avg = (x: number, n: number) => +(x / n).toFixed(3);
+  for (const s of Object.values(byStyle)) {
+    s.bm25 = avg(s.bm25, s.n);
+    s.dense = avg(s.dense, s.n);
+    s.fused = avg(s.fused, s.n);
+  }
+  return { set, facts: written.facts.length, queries: QUERIES.length, k, bm25: avg(total.lexical, QUERIES.length), dense: avg(total.dense, QUERIES.length), fused: avg(total.fused, QUERIES.length), byStyle };
+}
+
+export async function benchRecall(): Promise<RecallBench> {
+  const latency: RecallBench["latency"] = [];
+  const clock = new ManualClock(Date.now());
+  const embedder = new LocalHashEmbedder();
+  const lite = await openDatabase({});
+  try {
+    await migrateToLatest(lite.db);
+    latency.push(await latencyOn("pglite", new SessionMemoryEngine({ store: new PostgresSessionStore(lite.db), clock, vectors: new LocalVectorIndex(new PostgresVectorRows(lite.db)), embedder }), clock));
+  } finally {
+    await lite.close();
+  }
+  const server = await openPostgres().catch((err: Error) => {
+    latency.push({ store: "postgres", skipped: err.message });
+    return null;
+  });
+  if (server) {
+    try {
+      latency.push(await latencyOn("postgres", new SessionMemoryEngine({ store: new PostgresSessionStore(server.d.db), clock, vectors: new LocalVectorIndex(new PostgresVectorRows(server.d.db)), embedder }), clock));
+    } finally {
+      await server.cleanup();
+    }
+  } else if (!latency.some((l) => l.store === "postgres")) latency.push({ store: "postgres", skipped: "TEST_DATABASE_URL is not set" });
+  const full = [...FACTS];
+  const seen = new Set(full.map((f) => `${f[0]}|${f[2]}|${f[3]}`.toLowerCase()));
+  for (const d of distractors(2 * MAX_FACTS_PER_NAMESPACE)) {
+    if (full.length >= MAX_FACTS_PER_NAMESPACE) break;
+    const k = `${d[0]}|${d[2]}|${d[3]}`.toLowerCase();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    full.push(d);
+  }
+  return { latency, quality: [await quality("labelled facts only", FACTS), await quality("labelled + distractors (full namespace)", full)] };
+}
+
+export function printRecall(r: RecallBench): void {
+  console.log("\n== session recall latency (namespace at its limits, limit=10)");
+  console.table(r.latency);
+  for (const q of r.quality) {
+    console.log(`== recall@${q.k}, ${q.set}: ${q.facts} facts, ${q.queries} queries`);
+    console.table({ all: { bm25: q.bm25, dense: q.dense, fused: q.fused, n: q.queries }, ...q.byStyle });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printRecall(await benchRecall());
+}
