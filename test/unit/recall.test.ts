@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { makeIdentity } from "../../core/execution/identity";
+import { LocalHashEmbedder } from "../../core/memory/embedder";
+import { LocalExtractor } from "../../core/memory/extractor";
+import { bm25 } from "../../core/recall/bm25";
+import { rrf } from "../../core/recall/rrf";
+import { tokenize } from "../../core/recall/tokenize";
+
+describe("tokenize / bm25 / rrf", () => {
+  it("splits code identifiers", () => {
+    expect(tokenize("TokenStore.issue() uses HTTPServer_v2")).toEqual(["token", "store", "issue", "uses", "http", "server", "v", "2"]);
+  });
+
+  it("bm25 ranks the document with the rarer matching term first and ignores non-matching ones", () => {
+    const docs = [
+      { id: "a", text: "AuthService calls TokenStore" },
+      { id: "b", text: "AuthService calls UserRepository" },
+      { id: "c", text: "BillingWorker calls StripeGateway" },
+    ];
+    const r = bm25(docs, "auth token", { limit: 10 });
+    expect(r.map((x) => x.id)).toEqual(["a", "b"]);
+    expect(r[0]!.score).toBeGreaterThan(r[1]!.score);
+    expect(bm25(docs, "the of", { limit: 10 })).toEqual([]);
+  });
+
+  it("rrf rewards items ranked well in both lists", () => {
+    const r = rrf([[{ id: "x" }, { id: "y" }, { id: "z" }], [{ id: "y" }, { id: "w" }]], { limit: 10 });
+    expect(r[0]!.id).toBe("y");
+    expect(r.map((x) => x.id).sort()).toEqual(["w", "x", "y", "z"]);
+    expect(r[0]!.score).toBeCloseTo(1 / 62 + 1 / 61, 10);
+  });
+});
+
+describe("local embedder and extractor", () => {
+  const id = makeIdentity({ tenant_id: "o", subject_id: "u", session_id: "s", parent_session_id: "s" });
+
+  it("refuses to embed without a validated identity; similar names are closer than unrelated ones", async () => {
+    const e = new LocalHashEmbedder();
+    await expect(e.embed({ ...id } as never, ["x"])).rejects.toMatchObject({ code: "unauthenticated" });
+    const [inv, invoices, stripe] = await e.embed(id, ["InvoiceRepository", "invoices", "StripeGateway"]);
+    const dot = (a: number[], b: number[]) => a.reduce((n, x, i) => n + x * b[i]!, 0);
+    expect(dot(inv!, invoices!)).toBeGreaterThan(dot(inv!, stripe!) + 0.1);
+  });
+
+  it("extracts code relations deterministically and skips prose and redacted names", async () => {
+    const x = new LocalExtractor();
+    const turns = [
+      { role: "user" as const, content: "AuthService depends on TokenStore. The weather uses nothing." },
+      { role: "assistant" as const, content: "Right, and `billing/worker.ts` calls StripeGateway; [REDACTED:github_token] uses CiConfig." },
+    ];
+    const a = await x.extract(id, turns);
+    expect(a.map((t) => `${t.subject} ${t.predicate} ${t.object}`)).toEqual(["AuthService depends_on TokenStore", "billing/worker.ts calls StripeGateway"]);
+    expect(await x.extract(id, turns)).toEqual(a);
+  });
+});
