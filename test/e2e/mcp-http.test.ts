@@ -10,6 +10,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createApp } from "../../api/app";
 import { buildMemoryServices } from "../../api/memory";
 import { grantRepo, removeMember, suspendMember } from "../../core/accounts/accounts";
+import { makeIdentity } from "../../core/execution/identity";
+import { enqueueJob } from "../../queues/sql/enqueueJob";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
@@ -284,5 +286,30 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     expect(sneaky.isError).toBe(true);
     const badPredicate = await client.callTool({ name: "upsert_session_facts", arguments: { repo: a.repoId, triples: [{ ...triple, predicate: "Not Valid" }] } });
     expect(badPredicate.isError).toBe(true);
+  });
+
+  it("get_job shows a job of this thread only", async () => {
+    const a = await seedAccount(t().db);
+    const one = await register(a);
+    const two = await register(a);
+    const identity = makeIdentity({ tenant_id: a.orgId, subject_id: a.userId, session_id: one, parent_session_id: one });
+    const job = await enqueueJob(t().db, new Date(), {
+      kind: "mcp.test",
+      pool: "ai",
+      params: { question: "what calls AuthService?" },
+      repoId: a.repoId,
+      restartable: true,
+      maxAttempts: 1,
+      identity,
+      actor: { userId: a.userId, apiKeyId: a.keyId, loginSessionId: null },
+      dispatched: false,
+    });
+    const { client: c1 } = await connect(execHeaders(a, one));
+    const { client: c2 } = await connect(execHeaders(a, two));
+    const seen = await tool(c1, "get_job", { job_id: job!.id });
+    expect(seen).toMatchObject({ id: job!.id, kind: "mcp.test", status: "queued", repo_id: a.repoId, params: { question: "what calls AuthService?" } });
+    expect(JSON.stringify(seen)).not.toContain(a.keyId);
+    expect(await toolError(c2, "get_job", { job_id: job!.id })).toBe("job_not_found");
+    expect(await toolError(c1, "get_job", { job_id: "job_00000000000000000000000000000000" })).toBe("job_not_found");
   });
 });
