@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import { PGlite } from "@electric-sql/pglite";
@@ -154,7 +154,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
 
 /** Runs every pending migration (Kysely's migrator takes its own lock). */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Name the schema of the migration tables: Kysely's existence check otherwise matches a
+  // `kysely_migration_lock` in ANY schema of the database (e.g. a parallel test's schema) and
+  // then fails to find one in its own search_path.
+  const current = await sql<{ s: string }>`select current_schema() as s`.execute(db);
+  const migrationTableSchema = current.rows[0]?.s;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
