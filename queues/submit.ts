@@ -67,7 +67,7 @@ export async function submitJob(
   if (!row) throw new AppError("conflict");
   if (!opts.tx) {
     try {
-      await q.dispatcher.dispatch([row], now);
+      await q.dispatcher.dispatch([row], now, { fresh: true });
     } catch (err) {
       // The row is durable; the reconciler dispatches it again.
       q.logger?.warn({ code: "dispatch_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "dispatch failed; reconciler will retry");

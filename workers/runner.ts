@@ -205,11 +205,19 @@ export class JobRunner {
 
       // 5. Persist: fenced, rechecked, atomic.
       try {
-        await inTransaction(db, async (tx) => {
-          if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
-          if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
-          if (out?.persist) await out.persist(tx);
-        });
+        const persist = out?.persist;
+        if (persist) {
+          await inTransaction(db, async (tx) => {
+            if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
+            if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
+            await persist(tx);
+          });
+        } else {
+          // Nothing to write but the outcome: the same recheck, then the one fenced statement
+          // (the transaction would add only BEGIN/COMMIT: authorize() takes no locks either way).
+          if (principal && identity) await authorize(db, clock, principal, identity.session_id, repoCheck);
+          if (!(await finishJob(db, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
+        }
       } catch (err) {
         if (err instanceof LeaseLost) return "lease_lost";
         if (isRefusal(err)) return this.#refuse(row, token, "before_persist", err.code);

@@ -12,6 +12,10 @@ export interface DispatchItem {
 
 export interface Dispatcher {
   readonly kind: "postgres" | "bullmq";
-  dispatch(items: readonly DispatchItem[], now: Date): Promise<void>;
+  /**
+   * `fresh`: the rows were just inserted by enqueueJob, whose statement already
+   * notified the PostgreSQL pools (so the PostgreSQL dispatcher has nothing to add).
+   */
+  dispatch(items: readonly DispatchItem[], now: Date, opts?: { fresh?: boolean }): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,7 +12,8 @@ export class PostgresDispatcher implements Dispatcher {
   readonly kind = "postgres" as const;
   constructor(private readonly db: Db) {}
 
-  async dispatch(items: readonly DispatchItem[]): Promise<void> {
+  async dispatch(items: readonly DispatchItem[], _now?: Date, opts: { fresh?: boolean } = {}): Promise<void> {
+    if (opts.fresh) return;
     for (const pool of new Set(items.map((i) => i.pool))) {
       await sql`select pg_notify(${JOBS_CHANNEL}, ${pool})`.execute(this.db);
     }

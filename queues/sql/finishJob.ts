@@ -2,11 +2,12 @@
  * finishJob: running → succeeded, fenced by the lease token. It runs first in
  * the persist transaction: it takes the row lock (no sweeper can reclaim the
  * row until commit) and, if the lease was lost, returns false so the caller
- * rolls back the handler's writes.
+ * rolls back the handler's writes. A job with no writes of its own finishes
+ * with this one statement alone.
  */
-import type { Tx } from "../../db/schema";
+import type { Db, Tx } from "../../db/schema";
 
-export async function finishJob(tx: Tx, o: { id: string; token: string; now: Date; result: unknown }): Promise<boolean> {
+export async function finishJob(tx: Tx | Db, o: { id: string; token: string; now: Date; result: unknown }): Promise<boolean> {
   const r = await tx
     .updateTable("jobs")
     .set({

@@ -66,7 +66,12 @@ export class PostgresSource {
                 this.wake();
               });
           }
-          if (rows.length > 0) continue;
+          // A full batch: more may be waiting, claim again at once. A partial one: the queue is drained; sleep until woken.
+          if (rows.length === free) continue;
+          if (rows.length > 0) {
+            await this.#sleep(o.pollMs);
+            continue;
+          }
         } catch (err) {
           o.logger.warn({ code: "claim_failed", pool: o.pool, err: (err as Error).message }, "claim failed");
         }

@@ -1,0 +1,217 @@
+/**
+ * End-to-end no-op job throughput (`npx tsx bench/jobs.ts`).
+ *
+ * CodeSynapse, per job: submitJob (authorize + repository check + insert +
+ * dispatch) → claim (one statement, shared by both paths) → authorize before
+ * work → no-op handler → one persist transaction (lease-fenced finish +
+ * authorize again) — with the PostgreSQL-only dispatcher and with BullMQ.
+ * Side by side, on the same servers: raw BullMQ (no rows, no checks), pg-boss
+ * and graphile-worker doing the same no-op. Each system gets a fresh schema
+ * (or key prefix); the clock starts before the first enqueue and stops when
+ * the last job is done. Env: BENCH_JOBS (2000), BENCH_CONCURRENCY (8),
+ * BENCH_SUBMITTERS (16), TEST_DATABASE_URL / DATABASE_URL, REDIS_URL.
+ */
+import { randomBytes } from "node:crypto";
+import { Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { z } from "zod";
+import { addMember, createOrg, createRepo, createUser, grantRepo } from "../core/accounts/accounts";
+import { createApiKey } from "../core/accounts/api-keys";
+import type { Principal } from "../core/authorize";
+import { systemClock } from "../core/clock";
+import { makeIdentity } from "../core/execution/identity";
+import { silentLogger } from "../core/log";
+import { registerSession } from "../core/registry/registry";
+import { migrateToLatest, openDatabase } from "../db/database";
+import { JobMetrics } from "../queues/metrics";
+import { JobRegistry } from "../queues/registry";
+import { createJobQueue } from "../queues/service";
+import { submitJob } from "../queues/submit";
+import { defineHandler, type JobHandler } from "../workers/handler";
+import { startWorkers } from "../workers/host";
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const N = Number(process.env.BENCH_JOBS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 16);
+
+interface Result {
+  name: string;
+  seconds: number;
+  checks: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function parallel(n: number, width: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
+}
+
+async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error("benchmark timed out");
+    await sleep(5);
+  }
+}
+
+async function withSchema<T>(fn: (schema: string) => Promise<T>): Promise<T> {
+  const schema = `bench_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  try {
+    return await fn(schema);
+  } finally {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  }
+}
+
+async function codesynapse(dispatch: "postgres" | "bullmq"): Promise<Result> {
+  return withSchema(async (schema) => {
+    const database = await openDatabase({ url: PG_URL, schema, poolSize: CONCURRENCY + SUBMITTERS + 4 });
+    await migrateToLatest(database.db);
+    const db = database.db;
+    const clock = systemClock;
+    const { org_id: orgId } = await createOrg(db, { name: "bench" });
+    const { user_id: userId } = await createUser(db, { email: `bench-${schema}@example.test` });
+    await addMember(db, { orgId, userId, role: "member" });
+    const key = await createApiKey(db, { orgId, userId });
+    const { repo_id: repoId } = await createRepo(db, { orgId, name: "bench-repo" });
+    await grantRepo(db, { repoId, userId, level: "read" });
+    const principal: Principal = { orgId, userId, apiKeyId: key.key_id, loginSessionId: null };
+    await registerSession(db, clock, principal, `bench-${schema}`);
+    const identity = makeIdentity({ tenant_id: orgId, subject_id: userId, session_id: `bench-${schema}`, parent_session_id: `bench-${schema}` });
+
+    const registry = new JobRegistry<JobHandler>().register(
+      defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: z.strictObject({ i: z.number() }), run: async () => ({ result: null }) }),
+    );
+    const prefix = `bench-${randomBytes(4).toString("hex")}`;
+    const { queue, bull } = createJobQueue({ db, clock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
+    const metrics = new JobMetrics();
+    const host = await startWorkers({
+      db, clock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
+      ...(bull ? { bull } : {}), ...(database.listen ? { listen: database.listen } : {}),
+    });
+    const succeeded = async () => {
+      const m = (await metrics.registry.getSingleMetric("codesynapse_job_outcomes_total")!.get()).values;
+      return m.filter((v) => v.labels.outcome === "succeeded").reduce((a, v) => a + v.value, 0);
+    };
+    await sleep(300);
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await parallel(N, SUBMITTERS, (i) => submitJob(queue, identity, principal, { kind: "bench.noop", params: { i }, repo: repoId }));
+    if (process.env.BENCH_VERBOSE) console.error(`enqueued after ${((performance.now() - t0) / 1000).toFixed(2)}s, ${await succeeded()} done`);
+    await waitUntil(async () => (await succeeded()) >= N);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    if (process.env.BENCH_VERBOSE) console.error(`node cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)}s over ${seconds.toFixed(2)}s`);
+    const left = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<string>().as("n")).where("status", "!=", "succeeded").executeTakeFirstOrThrow();
+    if (Number(left.n) !== 0) throw new Error(`codesynapse/${dispatch}: ${left.n} jobs not succeeded`);
+    await host.stop();
+    await queue.dispatcher.close();
+    await database.close();
+    if (bull) {
+      const r = new Redis(REDIS_URL);
+      const keys = await r.keys(`${prefix}:*`);
+      if (keys.length) await r.del(...keys);
+      await r.quit();
+    }
+    return { name: `CodeSynapse, ${dispatch === "bullmq" ? "BullMQ dispatch" : "PostgreSQL dispatch"}`, seconds, checks: "authorize ×3, lease-fenced persist" };
+  });
+}
+
+async function rawBullmq(): Promise<Result> {
+  const prefix = `bench-${randomBytes(4).toString("hex")}`;
+  const connection = { url: REDIS_URL, maxRetriesPerRequest: null };
+  const queue = new Queue("noop", { connection, prefix, defaultJobOptions: { removeOnComplete: true } });
+  let done = 0;
+  const worker = new Worker("noop", async () => void done++, { connection, prefix, concurrency: CONCURRENCY, removeOnComplete: { count: 0 } });
+  await worker.waitUntilReady();
+  const t0 = performance.now();
+  await parallel(N, SUBMITTERS, (i) => queue.add("noop", { i }));
+  await waitUntil(() => done >= N);
+  const seconds = (performance.now() - t0) / 1000;
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return { name: "raw BullMQ", seconds, checks: "none (no rows)" };
+}
+
+async function pgBoss(): Promise<Result> {
+  const { default: PgBoss } = await import("pg-boss");
+  return withSchema(async (schema) => {
+    const boss = new PgBoss({ connectionString: PG_URL, schema, max: CONCURRENCY + SUBMITTERS + 4, supervise: false, schedule: false });
+    boss.on("error", () => undefined);
+    await boss.start();
+    await boss.createQueue("noop");
+    let done = 0;
+    // CONCURRENCY workers, each fetching batches: pg-boss's fastest setting for a no-op.
+    for (let w = 0; w < CONCURRENCY; w++) {
+      await boss.work("noop", { batchSize: 16, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        done += jobs.length;
+      });
+    }
+    const t0 = performance.now();
+    await parallel(N, SUBMITTERS, (i) => boss.send("noop", { i }));
+    await waitUntil(() => done >= N);
+    const seconds = (performance.now() - t0) / 1000;
+    await boss.stop({ graceful: false, wait: true });
+    return { name: "pg-boss 10", seconds, checks: "none" };
+  });
+}
+
+async function graphileWorker(): Promise<Result> {
+  const { run, makeWorkerUtils, Logger } = await import("graphile-worker");
+  const quietLogger = new Logger(() => () => undefined);
+  return withSchema(async (schema) => {
+    let done = 0;
+    const runner = await run({
+      connectionString: PG_URL, schema, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 500,
+      maxPoolSize: CONCURRENCY + 4, taskList: { noop: async () => void done++ }, logger: quietLogger,
+    });
+    const utils = await makeWorkerUtils({ connectionString: PG_URL, schema, logger: quietLogger });
+    const t0 = performance.now();
+    await parallel(N, SUBMITTERS, (i) => utils.addJob("noop", { i }));
+    await waitUntil(() => done >= N);
+    const seconds = (performance.now() - t0) / 1000;
+    await utils.release();
+    await runner.stop();
+    return { name: "graphile-worker 0.17", seconds, checks: "none" };
+  });
+}
+
+const only = new Set((process.env.BENCH_ONLY ?? "").split(",").filter(Boolean));
+const suites: Array<[string, () => Promise<Result>]> = [
+  ["cs-pg", () => codesynapse("postgres")],
+  ["cs-bullmq", () => codesynapse("bullmq")],
+  ["bullmq", rawBullmq],
+  ["pg-boss", pgBoss],
+  ["graphile", graphileWorker],
+];
+const results: Result[] = [];
+for (const [key, fn] of suites) {
+  if (only.size > 0 && !only.has(key)) continue;
+  try {
+    results.push(await fn());
+  } catch (err) {
+    console.error(`${key}: ${(err as Error).message}`);
+  }
+}
+const base = results[0];
+console.log(`\nNo-op jobs, end to end: ${N} per system, concurrency ${CONCURRENCY}, ${SUBMITTERS} parallel submitters\n`);
+console.log(`${"system".padEnd(38)} ${"seconds".padStart(8)} ${"jobs/s".padStart(8)} ${"vs first".padStart(9)}  checks`);
+for (const r of results) {
+  const rate = N / r.seconds;
+  const ratio = base ? rate / (N / base.seconds) : 1;
+  console.log(`${r.name.padEnd(38)} ${r.seconds.toFixed(2).padStart(8)} ${rate.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(9)}  ${r.checks}`);
+}
+process.exit(0);
