@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import type { PurgeResult, ScopeKey } from "../../core/memory/types";
-import type { VectorRecord } from "../../core/memory/vector-index";
+import type { VectorHit, VectorRecord } from "../../core/memory/vector-index";
 import type { Db } from "../schema";
 import type { VectorRows } from "./local";
 
@@ -50,6 +50,38 @@ export class PostgresVectorRows implements VectorRows {
       model: r.model,
       vector: r.vector.map(Number),
       expires_at: r.expires_at.getTime(),
+    }));
+  }
+
+  /**
+   * Exact cosine similarity in SQL over the scope's rows (bounded like `scan`
+   * by the namespace's entity limit), best `limit` first, ties by id. Same
+   * definition as `cosine()`: a vector of another length never matches, a zero
+   * vector scores 0. Shipping only the top hits instead of every vector as
+   * text is what makes recall fast on PGlite and PostgreSQL alike.
+   */
+  async nearest(key: ScopeKey, model: string, now: number, vector: number[], limit: number): Promise<VectorHit[]> {
+    if (vector.length === 0) return [];
+    const r = await sql<{ id: string; expires_at: Date | string; score: number | string }>`
+      select v.id, v.expires_at,
+             case when s.na = 0 or s.nb = 0 then 0 else s.dot / sqrt(s.na * s.nb) end as score
+      from session_memory_vectors v
+      cross join lateral (
+        select sum(x.a * x.b) as dot, sum(x.a * x.a) as na, sum(x.b * x.b) as nb
+        from unnest(v.vector, ${vector}::double precision[]) as x(a, b)
+      ) s
+      where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id} and v.ns = ${key.ns}
+        and v.model = ${model} and v.expires_at > ${new Date(now)}
+        and cardinality(v.vector) = ${vector.length}
+      order by score desc, v.id
+      limit ${limit}`.execute(this.db);
+    return r.rows.map((row) => ({
+      tenant_id: key.tenant_id,
+      session_id: key.session_id,
+      ns: key.ns,
+      id: row.id,
+      expires_at: (row.expires_at instanceof Date ? row.expires_at : new Date(row.expires_at)).getTime(),
+      score: Number(row.score),
     }));
   }
 

@@ -18,6 +18,12 @@ export interface VectorRows {
   /** Rows of the scope and model with expires_at > now, at most `limit`. */
   scan(key: ScopeKey, model: string, now: number, limit: number): Promise<VectorRecord[]>;
   deleteScope(key: ScopeKey): Promise<void>;
+  /**
+   * Optional push-down of `search`: the same exact cosine similarity computed
+   * where the rows live, returning only the best `limit` hits (used by the
+   * PostgreSQL rows so a recall does not ship every vector of the scope).
+   */
+  nearest?(key: ScopeKey, model: string, now: number, vector: number[], limit: number): Promise<VectorHit[]>;
   deleteSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult>;
   deleteExpired(now: number, batch: number): Promise<PurgeResult>;
 }
@@ -31,6 +37,7 @@ export class LocalVectorIndex implements SessionVectorIndex {
   }
 
   async search(key: ScopeKey, vector: number[], opts: { model: string; limit: number; now: number }): Promise<VectorHit[]> {
+    if (this.rows.nearest) return this.rows.nearest(key, opts.model, opts.now, vector, Math.min(opts.limit, MAX_ENTITIES_PER_NAMESPACE));
     const rows = await this.rows.scan(key, opts.model, opts.now, MAX_ENTITIES_PER_NAMESPACE);
     const hits: VectorHit[] = [];
     for (const r of rows) {

@@ -94,51 +94,76 @@ async function liveFactsElsewhere(tx: Tx, key: ScopeKey, now: Date, sessionOnly:
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-class Expired extends Error {}
+interface LoadRow {
+  revoked: boolean;
+  other_subject: boolean;
+  subject_id: string | null;
+  revision: number | null;
+  expires_at: Date | string | null;
+  deleted_at: Date | string | null;
+  doc: unknown;
+  entities: unknown;
+  facts: unknown;
+}
+
+/** JSON columns arrive parsed from node-postgres and PGlite; a driver that hands back text is parsed here. */
+function asJson<T>(v: unknown): T {
+  return (typeof v === "string" ? JSON.parse(v) : v) as T;
+}
+
+function asDate(v: Date | string): Date {
+  return v instanceof Date ? v : new Date(v);
+}
 
 export class PostgresSessionStore implements SessionMemoryStore {
   readonly kind = "postgres";
   constructor(private readonly db: Db) {}
 
+  /**
+   * One statement (so one consistent MVCC snapshot, no explicit transaction):
+   * revocation, another subject on the session, the root, and the scope's
+   * entities and facts aggregated as JSON. The refusals are then applied in the
+   * same order as before; only an expired namespace needs a second round trip
+   * (to remove its contents).
+   */
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
     const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
-    try {
-      return await inTransaction(
-        this.db,
-        async (tx) => {
-          if (await isRevoked(tx, owner.tenant_id, owner.session_id)) throw new AppError("session_revoked");
-          if (await otherSubject(tx, owner)) throw new AppError("session_forbidden");
-          const root = await readRoot(tx, key);
-          if (!root) return null;
-          if (root.deleted) throw new AppError("namespace_closed");
-          if (root.expires_at <= now) {
-            await dropContent(tx, key);
-            throw new Expired();
-          }
-          const entities = await scopeWhere(tx.selectFrom("session_memory_entities").select(["id", "name", "type", "doc"]), key).orderBy("id").execute();
-          const facts = await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "subject_id", "predicate", "object_id", "doc"]), key)
-            .orderBy("fact_id")
-            .execute();
-          return {
-            key,
-            subject_id: root.subject_id,
-            revision: root.revision,
-            expires_at: root.expires_at,
-            doc: root.doc,
-            entities: entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: e.doc })),
-            facts: facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: f.doc })),
-          };
-        },
-        { isolation: "repeatable read" },
-      );
-    } catch (err) {
-      if (err instanceof Expired) {
-        // The removal above rolled back with the throw; remove the content for real, then refuse.
-        await inTransaction(this.db, (tx) => dropContent(tx, key));
-        throw new AppError("session_expired");
-      }
-      throw err;
+    const r = await sql<LoadRow>`
+      select
+        exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
+        exists (select 1 from session_memory_scopes o where o.tenant_id = ${key.tenant_id} and o.session_id = ${key.session_id}
+                and o.subject_id <> ${owner.subject_id}) as other_subject,
+        s.subject_id, s.revision, s.expires_at, s.deleted_at, s.doc,
+        (select coalesce(json_agg(json_build_array(e.id, e.name, e.type, e.doc) order by e.id), '[]'::json)
+           from session_memory_entities e
+          where e.tenant_id = ${key.tenant_id} and e.session_id = ${key.session_id} and e.ns = ${key.ns}) as entities,
+        (select coalesce(json_agg(json_build_array(f.fact_id, f.subject_id, f.predicate, f.object_id, f.doc) order by f.fact_id), '[]'::json)
+           from session_memory_facts f
+          where f.tenant_id = ${key.tenant_id} and f.session_id = ${key.session_id} and f.ns = ${key.ns}) as facts
+      from (select 1) as one
+      left join session_memory_scopes s on s.tenant_id = ${key.tenant_id} and s.session_id = ${key.session_id} and s.ns = ${key.ns}`.execute(this.db);
+    const row = r.rows[0];
+    if (!row) throw new AppError("internal");
+    if (row.revoked) throw new AppError("session_revoked");
+    if (row.other_subject) throw new AppError("session_forbidden");
+    if (row.subject_id === null || row.revision === null || row.expires_at === null) return null;
+    if (row.deleted_at !== null) throw new AppError("namespace_closed");
+    const expiresAt = asDate(row.expires_at).getTime();
+    if (expiresAt <= now) {
+      await inTransaction(this.db, (tx) => dropContent(tx, key));
+      throw new AppError("session_expired");
     }
+    const entities = asJson<Array<[string, string, string, SessionEntity["doc"]]>>(row.entities);
+    const facts = asJson<Array<[string, string, string, string, SessionFact["doc"]]>>(row.facts);
+    return {
+      key,
+      subject_id: row.subject_id,
+      revision: Number(row.revision),
+      expires_at: expiresAt,
+      doc: asJson<Record<string, unknown>>(row.doc ?? {}),
+      entities: entities.map(([id, name, type, doc]) => ({ id, name, type, doc })),
+      facts: facts.map(([fact_id, subject_id, predicate, object_id, doc]) => ({ fact_id, subject_id, predicate, object_id, doc })),
+    };
   }
 
   async commit(input: CommitInput): Promise<CommitResult> {
