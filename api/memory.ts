@@ -1,8 +1,9 @@
 /**
  * Builds MemoryServices from the configuration (RUN-3): MEMORY_STORE=postgres
  * (default) keeps session and repository memory in the relational store
- * (PGlite embedded, or PostgreSQL); VECTOR_INDEX=local (default) keeps
- * vectors in the same database with exact similarity. EMBEDDER / EXTRACTOR
+ * (PGlite embedded, or PostgreSQL), MEMORY_STORE=neo4j in Neo4j;
+ * VECTOR_INDEX=local (default) keeps vectors beside the memory with exact
+ * similarity, VECTOR_INDEX=milvus in Milvus. EMBEDDER / EXTRACTOR
  * choose the local models (default) or an OpenAI-compatible endpoint.
  */
 import type { Clock } from "../core/clock";
@@ -17,6 +18,16 @@ import { PostgresSessionStore } from "../db/graph/postgres/session-store";
 import { LocalVectorIndex } from "../db/vector/local";
 import { PostgresVectorRows } from "../db/vector/local-postgres";
 import type { Db } from "../db/schema";
+import type { Driver } from "neo4j-driver";
+import type { RepositoryMemoryStore } from "../core/memory/repository-store";
+import type { SessionMemoryStore } from "../core/memory/store";
+import type { SessionVectorIndex } from "../core/memory/vector-index";
+import { once, openNeo4j } from "../db/graph/neo4j/driver";
+import { REPOSITORY_SCHEMA, Neo4jRepositoryStore } from "../db/graph/neo4j/repository-store";
+import { ensureSchema as ensureNeo4jSchema, SESSION_SCHEMA } from "../db/graph/neo4j/schema";
+import { Neo4jSessionStore } from "../db/graph/neo4j/session-store";
+import { Neo4jVectorIndex } from "../db/graph/neo4j/vector-index";
+import { MilvusVectorIndex } from "../db/vector/milvus";
 
 export function buildEmbedder(config: Config): Embedder {
   if (config.EMBEDDER === "openai") {
@@ -35,19 +46,66 @@ export function buildExtractor(config: Config): Extractor {
 }
 
 export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger: Logger): MemoryServices {
-  if (config.MEMORY_STORE !== "postgres") {
-    throw new AppError("unavailable", { message: `MEMORY_STORE=${config.MEMORY_STORE} has no adapter in this build; use MEMORY_STORE=postgres.` });
+  if (config.MEMORY_STORE === "hugegraph") {
+    throw new AppError("unavailable", { message: `MEMORY_STORE=${config.MEMORY_STORE} has no adapter in this build; use MEMORY_STORE=postgres or neo4j.` });
   }
-  if (config.VECTOR_INDEX !== "local") {
-    throw new AppError("unavailable", { message: `VECTOR_INDEX=${config.VECTOR_INDEX} has no adapter in this build; use VECTOR_INDEX=local.` });
-  }
-  return createMemoryServices({
-    store: new PostgresSessionStore(db),
-    repo: new PostgresRepositoryStore(db),
-    vectors: new LocalVectorIndex(new PostgresVectorRows(db)),
+  const onWarning = (event: string, code: string) => logger.warn({ event, code }, "memory: optional work failed");
+  const graph = buildGraphStores(config, db);
+  const vectors = buildVectorIndex(config, db, graph, (event) => onWarning(event, "unavailable"));
+  const services = createMemoryServices({
+    store: graph.store,
+    repo: graph.repo,
+    vectors: vectors.index,
     embedder: buildEmbedder(config),
     extractor: buildExtractor(config),
     clock,
-    onWarning: (event, code) => logger.warn({ event, code }, "memory: optional work failed"),
+    onWarning,
   });
+  const close = services.close;
+  services.close = () => {
+    close();
+    void vectors.close().catch(() => undefined);
+    void graph.close().catch(() => undefined);
+  };
+  return services;
+}
+
+interface GraphStores {
+  store: SessionMemoryStore;
+  repo: RepositoryMemoryStore;
+  /** Set for MEMORY_STORE=neo4j: the driver, for Neo4j's own scope vectors. */
+  neo4j?: { driver: Driver; schema: () => Promise<void> };
+  close(): Promise<void>;
+}
+
+/** MEMORY_STORE: postgres (default; PGlite or PostgreSQL) or neo4j (NEO4J_URL, NEO4J_USER, NEO4J_PASSWORD). */
+function buildGraphStores(config: Config, db: Db): GraphStores {
+  if (config.MEMORY_STORE === "neo4j") {
+    if (!config.NEO4J_URL) throw new AppError("unavailable", { message: "MEMORY_STORE=neo4j needs NEO4J_URL." });
+    const driver = openNeo4j({ url: config.NEO4J_URL, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD });
+    // Constraints and indexes are created once, before the first operation of any Neo4j store (idempotent).
+    const schema = once(() => ensureNeo4jSchema(driver, [...SESSION_SCHEMA, ...REPOSITORY_SCHEMA]));
+    return {
+      store: new Neo4jSessionStore(driver, { schema }),
+      repo: new Neo4jRepositoryStore(driver, { schema }),
+      neo4j: { driver, schema },
+      close: () => driver.close(),
+    };
+  }
+  return { store: new PostgresSessionStore(db), repo: new PostgresRepositoryStore(db), close: async () => undefined };
+}
+
+/**
+ * VECTOR_INDEX: milvus (MILVUS_URL) or local — exact similarity over the
+ * bounded scope, kept where the session memory is: PostgreSQL rows, or
+ * `SessionMemoryVector` nodes in Neo4j (VEC-3).
+ */
+function buildVectorIndex(config: Config, db: Db, graph: GraphStores, onWarning: (event: string) => void): { index: SessionVectorIndex; close(): Promise<void> } {
+  if (config.VECTOR_INDEX === "milvus") {
+    if (!config.MILVUS_URL) throw new AppError("unavailable", { message: "VECTOR_INDEX=milvus needs MILVUS_URL." });
+    const index = new MilvusVectorIndex({ address: config.MILVUS_URL, onWarning });
+    return { index, close: () => index.close() };
+  }
+  if (graph.neo4j) return { index: new Neo4jVectorIndex(graph.neo4j.driver, { schema: graph.neo4j.schema }), close: async () => undefined };
+  return { index: new LocalVectorIndex(new PostgresVectorRows(db)), close: async () => undefined };
 }

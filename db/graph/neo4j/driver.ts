@@ -38,3 +38,22 @@ export async function one<T = Record<string, unknown>>(tx: Tx, query: string, pa
   if (r.length !== 1) throw new Error(`expected one row, got ${r.length}`);
   return r[0]!;
 }
+
+export interface Neo4jStoreOptions {
+  /** Default: the server's default database. */
+  database?: string | undefined;
+  /** Awaited before every operation (e.g. `onceSchema(...)`): lets a synchronous composition root build stores. */
+  schema?: (() => Promise<void>) | undefined;
+}
+
+/** Runs `fn` once and caches its promise; a failure is forgotten so the next call tries again. */
+export function once(fn: () => Promise<void>): () => Promise<void> {
+  let p: Promise<void> | undefined;
+  return () => {
+    p ??= fn().catch((err: unknown) => {
+      p = undefined;
+      throw err;
+    });
+    return p;
+  };
+}

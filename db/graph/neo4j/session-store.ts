@@ -35,7 +35,7 @@ import type {
   SessionFact,
   SnapshotContent,
 } from "../../../core/memory/types";
-import { int, one, type Tx } from "./driver";
+import { int, one, type Neo4jStoreOptions, type Tx } from "./driver";
 import * as Q from "./session-queries";
 import { ensureSchema } from "./schema";
 
@@ -96,10 +96,16 @@ const bounds = { max_entities: int(MAX_ENTITIES_PER_NAMESPACE), max_facts: int(M
 export class Neo4jSessionStore implements SessionMemoryStore {
   readonly kind = "neo4j";
 
+  private readonly database: string | undefined;
+  private readonly schema: (() => Promise<void>) | undefined;
+
   constructor(
     private readonly driver: Driver,
-    private readonly database?: string,
-  ) {}
+    opts: Neo4jStoreOptions = {},
+  ) {
+    this.database = opts.database;
+    this.schema = opts.schema;
+  }
 
   /** Creates the constraints and indexes (idempotent). */
   ensureSchema(): Promise<void> {
@@ -107,6 +113,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
   }
 
   private async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await this.schema?.();
     const session = this.driver.session({ defaultAccessMode: "WRITE", ...(this.database ? { database: this.database } : {}) });
     try {
       return await session.executeWrite(fn);
@@ -116,6 +123,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
   }
 
   private async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await this.schema?.();
     const session = this.driver.session({ defaultAccessMode: "READ", ...(this.database ? { database: this.database } : {}) });
     try {
       return await session.executeRead(fn);

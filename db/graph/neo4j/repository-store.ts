@@ -1,0 +1,250 @@
+/**
+ * Neo4j RepositoryMemoryStore (MEM-6): the durable repository graph.
+ *
+ *  (:Node {repo_id, id, label: "Node", name, name_key, type, props, origin_session_id?,
+ *          embedding_model?, embedding?, created_at, updated_at})
+ *  (a:Node)-[:FACT {repo_id, id, label: "FACT", predicate, props, origin_session_id?, created_at}]->(b:Node)
+ *  (:RepoMemoryLock {repo_id, lock})   per-repository write lock
+ *
+ * Writes take the repository's lock node first, so MAX_REPO_NODES /
+ * MAX_REPO_FACTS hold under concurrency; existing nodes and edges keep their
+ * first `origin_session_id`; a write without a session leaves the property
+ * absent (read back as null) — no session is fabricated. Session memory
+ * never uses these labels (it has its own, see schema.ts).
+ */
+import type { Driver } from "neo4j-driver";
+import { limitError } from "../../../core/errors";
+import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { nameKey } from "../../../core/memory/ids";
+import { type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+import { int, one, rows, type Neo4jStoreOptions, type Tx } from "./driver";
+import { ensureSchema } from "./schema";
+
+export const REPOSITORY_SCHEMA: readonly string[] = [
+  "CREATE CONSTRAINT repo_memory_lock_key IF NOT EXISTS FOR (l:RepoMemoryLock) REQUIRE l.repo_id IS UNIQUE",
+  "CREATE CONSTRAINT repo_node_key IF NOT EXISTS FOR (n:Node) REQUIRE (n.repo_id, n.id) IS UNIQUE",
+  "CREATE CONSTRAINT repo_fact_key IF NOT EXISTS FOR ()-[f:FACT]-() REQUIRE (f.repo_id, f.id) IS UNIQUE",
+  "CREATE INDEX repo_node_repo IF NOT EXISTS FOR (n:Node) ON (n.repo_id)",
+  "CREATE INDEX repo_fact_repo IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.repo_id)",
+];
+
+const LOCK = "MERGE (l:RepoMemoryLock {repo_id: $repo}) SET l.lock = coalesce(l.lock, 0) + 1";
+
+const EXISTING = `
+RETURN [x IN $node_ids WHERE EXISTS { MATCH (:Node {repo_id: $repo, id: x}) }] AS nodes,
+       [x IN $fact_ids WHERE EXISTS { MATCH ()-[:FACT {repo_id: $repo, id: x}]->() }] AS facts`;
+
+const COUNTS = `
+RETURN COUNT { MATCH (n:Node {repo_id: $repo}) } AS nodes,
+       COUNT { MATCH ()-[f:FACT {repo_id: $repo}]->() } AS facts`;
+
+const CREATE_NODES = `
+UNWIND $rows AS row
+CREATE (:Node {repo_id: $repo, id: row.id, label: 'Node', name: row.name, name_key: row.name_key, type: row.type, props: '{}',
+               origin_session_id: $origin, created_at: $now, updated_at: $now})`;
+
+const CREATE_FACTS = `
+UNWIND $rows AS row
+MATCH (a:Node {repo_id: $repo, id: row.src})
+MATCH (b:Node {repo_id: $repo, id: row.dst})
+CREATE (a)-[f:FACT {repo_id: $repo, id: row.id, label: 'FACT', predicate: row.predicate, props: row.props,
+                    origin_session_id: $origin, created_at: $now}]->(b)
+RETURN count(f) AS n`;
+
+const NODE = "n { .id, label: coalesce(n.label, 'Node'), .name, type: coalesce(n.type, ''), origin_session_id: n.origin_session_id }";
+
+const SEARCH_NODES = `
+MATCH (n:Node {repo_id: $repo})
+WHERE all(t IN $tokens WHERE n.name_key CONTAINS t)
+WITH n ORDER BY n.name_key, n.id LIMIT $limit
+RETURN ${NODE} AS node`;
+
+const NODE_BY_ID = `MATCH (n:Node {repo_id: $repo, id: $id}) RETURN ${NODE} AS node`;
+
+const NODES_BY_IDS = `MATCH (n:Node {repo_id: $repo}) WHERE n.id IN $ids RETURN ${NODE} AS node`;
+
+const EDGES_AROUND = `
+MATCH (a:Node {repo_id: $repo})-[e]-(b:Node {repo_id: $repo})
+WHERE a.id IN $frontier AND e.repo_id = $repo
+WITH DISTINCT e
+ORDER BY e.id LIMIT $limit
+RETURN e.id AS id, type(e) AS label, startNode(e).id AS src, coalesce(e.predicate, toLower(type(e))) AS predicate,
+       endNode(e).id AS dst, e.origin_session_id AS origin_session_id`;
+
+const FACT = `{ fact_id: e.id, subject: s { .id, .name, type: coalesce(s.type, '') }, predicate: e.predicate,
+  object: o { .id, .name, type: coalesce(o.type, '') }, origin_session_id: e.origin_session_id, props: e.props }`;
+
+const FACTS_MATCHING = `
+MATCH (s:Node {repo_id: $repo})-[e:FACT {repo_id: $repo}]->(o:Node {repo_id: $repo})
+WHERE any(t IN $tokens WHERE s.name_key CONTAINS t OR o.name_key CONTAINS t)
+WITH s, e, o ORDER BY e.id LIMIT $limit
+RETURN ${FACT} AS fact`;
+
+const FACTS_TOUCHING = `
+MATCH (n:Node {repo_id: $repo}) WHERE n.id IN $ids
+MATCH (n)-[x:FACT {repo_id: $repo}]-()
+WITH DISTINCT x
+MATCH (s:Node {repo_id: $repo})-[e:FACT]->(o:Node {repo_id: $repo}) WHERE e = x
+WITH s, e, o ORDER BY e.id LIMIT $limit
+RETURN ${FACT} AS fact`;
+
+const MISSING_EMBEDDING = `
+MATCH (n:Node {repo_id: $repo})
+WHERE n.embedding_model IS NULL OR n.embedding_model <> $model
+WITH n ORDER BY n.created_at, n.id LIMIT $limit
+RETURN ${NODE} AS node`;
+
+const SET_EMBEDDINGS = `
+UNWIND $rows AS row
+MATCH (n:Node {repo_id: $repo, id: row.id})
+SET n.embedding_model = $model, n.embedding = row.vector, n.updated_at = $now`;
+
+const EMBEDDINGS = `
+MATCH (n:Node {repo_id: $repo})
+WHERE n.embedding_model = $model AND n.embedding IS NOT NULL
+WITH n ORDER BY n.id LIMIT $limit
+RETURN n.id AS id, n.embedding AS vector`;
+
+interface FactRow {
+  fact_id: string;
+  subject: { id: string; name: string; type: string };
+  predicate: string;
+  object: { id: string; name: string; type: string };
+  origin_session_id: string | null;
+  props: string | null;
+}
+
+function toFact(r: FactRow): RepoFact {
+  const props = r.props ? (JSON.parse(r.props) as { source?: unknown }) : {};
+  return {
+    fact_id: r.fact_id,
+    subject: r.subject,
+    predicate: r.predicate,
+    object: r.object,
+    origin_session_id: r.origin_session_id ?? null,
+    ...(typeof props.source === "string" ? { source: props.source } : {}),
+  };
+}
+
+function toNode(n: RepoNode): RepoNode {
+  return { ...n, origin_session_id: n.origin_session_id ?? null };
+}
+
+export class Neo4jRepositoryStore implements RepositoryMemoryStore {
+  readonly kind = "neo4j";
+
+  private readonly database: string | undefined;
+  private readonly schema: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly driver: Driver,
+    opts: Neo4jStoreOptions = {},
+  ) {
+    this.database = opts.database;
+    this.schema = opts.schema;
+  }
+
+  ensureSchema(): Promise<void> {
+    return ensureSchema(this.driver, REPOSITORY_SCHEMA, this.database);
+  }
+
+  private async run<T>(mode: "READ" | "WRITE", fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await this.schema?.();
+    const session = this.driver.session({ defaultAccessMode: mode, ...(this.database ? { database: this.database } : {}) });
+    try {
+      return mode === "READ" ? await session.executeRead(fn) : await session.executeWrite(fn);
+    } finally {
+      await session.close();
+    }
+  }
+
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
+    const nodes = new Map<string, { id: string; name: string; type: string }>();
+    for (const t of triples) for (const n of [t.subject, t.object]) nodes.set(n.id, n);
+    const edges = new Map(triples.map((t) => [t.fact_id, t]));
+    await this.run("WRITE", async (tx) => {
+      await tx.run(LOCK, { repo: repoId });
+      const existing = await one<{ nodes: string[]; facts: string[] }>(tx, EXISTING, { repo: repoId, node_ids: [...nodes.keys()], fact_ids: [...edges.keys()] });
+      const haveNodes = new Set(existing.nodes);
+      const haveFacts = new Set(existing.facts);
+      const addNodes = [...nodes.values()].filter((n) => !haveNodes.has(n.id));
+      const addFacts = [...edges.values()].filter((e) => !haveFacts.has(e.fact_id));
+      if (addNodes.length === 0 && addFacts.length === 0) return;
+      const counts = await one<{ nodes: number; facts: number }>(tx, COUNTS, { repo: repoId });
+      if (addNodes.length > 0 && counts.nodes + addNodes.length > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
+      if (addFacts.length > 0 && counts.facts + addFacts.length > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+      const p = { repo: repoId, origin: origin.session_id, now: int(now) };
+      for (let i = 0; i < addNodes.length; i += 500) {
+        await tx.run(CREATE_NODES, { ...p, rows: addNodes.slice(i, i + 500).map((n) => ({ id: n.id, name: n.name, name_key: nameKey(n.name), type: n.type })) });
+      }
+      for (let i = 0; i < addFacts.length; i += 500) {
+        const batch = addFacts.slice(i, i + 500).map((e) => ({
+          id: e.fact_id,
+          src: e.subject.id,
+          predicate: e.predicate,
+          dst: e.object.id,
+          props: JSON.stringify(e.source ? { source: e.source } : {}),
+        }));
+        const { n } = await one<{ n: number }>(tx, CREATE_FACTS, { ...p, rows: batch });
+        if (n !== batch.length) throw new Error("a durable fact endpoint is missing");
+      }
+    });
+    return triples.map((t) => t.fact_id);
+  }
+
+  async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
+    const r = await this.run("READ", (tx) => rows<{ node: RepoNode }>(tx, SEARCH_NODES, { repo: repoId, tokens: tokens.map((t) => t.toLowerCase()), limit: int(limit) }));
+    return r.map((x) => toNode(x.node));
+  }
+
+  async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph> {
+    return this.run("READ", async (tx) => {
+      const root = await rows<{ node: RepoNode }>(tx, NODE_BY_ID, { repo: repoId, id: nodeId });
+      if (root.length === 0) return { nodes: [], edges: [] };
+      const seen = new Map<string, RepoNode>([[nodeId, toNode(root[0]!.node)]]);
+      const edges = new Map<string, Subgraph["edges"][number]>();
+      let frontier = [nodeId];
+      for (let d = 0; d < depth && frontier.length > 0 && edges.size < limit; d++) {
+        const found = await rows<Subgraph["edges"][number]>(tx, EDGES_AROUND, { repo: repoId, frontier, limit: int(limit - edges.size) });
+        const next: string[] = [];
+        for (const e of found) {
+          if (edges.has(e.id)) continue;
+          edges.set(e.id, { ...e, origin_session_id: e.origin_session_id ?? null });
+          for (const x of [e.src, e.dst]) if (!seen.has(x) && !next.includes(x)) next.push(x);
+        }
+        if (next.length > 0) for (const { node } of await rows<{ node: RepoNode }>(tx, NODES_BY_IDS, { repo: repoId, ids: next })) seen.set(node.id, toNode(node));
+        frontier = next;
+      }
+      return { nodes: [...seen.values()], edges: [...edges.values()] };
+    });
+  }
+
+  async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
+    if (tokens.length === 0) return [];
+    const r = await this.run("READ", (tx) => rows<{ fact: FactRow }>(tx, FACTS_MATCHING, { repo: repoId, tokens: tokens.map((t) => t.toLowerCase()), limit: int(limit) }));
+    return r.map((x) => toFact(x.fact));
+  }
+
+  async factsTouching(repoId: string, nodeIds: string[], limit: number): Promise<RepoFact[]> {
+    if (nodeIds.length === 0) return [];
+    const r = await this.run("READ", (tx) => rows<{ fact: FactRow }>(tx, FACTS_TOUCHING, { repo: repoId, ids: nodeIds, limit: int(limit) }));
+    return r.map((x) => toFact(x.fact));
+  }
+
+  async nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]> {
+    const r = await this.run("READ", (tx) => rows<{ node: RepoNode }>(tx, MISSING_EMBEDDING, { repo: repoId, model, limit: int(limit) }));
+    return r.map((x) => toNode(x.node));
+  }
+
+  async setEmbeddings(repoId: string, model: string, vectors: Array<{ id: string; vector: number[] }>): Promise<void> {
+    if (vectors.length === 0) return;
+    await this.run("WRITE", async (tx) => {
+      for (let i = 0; i < vectors.length; i += 500) await tx.run(SET_EMBEDDINGS, { repo: repoId, model, now: int(Date.now()), rows: vectors.slice(i, i + 500) });
+    });
+  }
+
+  async embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>> {
+    return this.run("READ", (tx) => rows<{ id: string; vector: number[] }>(tx, EMBEDDINGS, { repo: repoId, model, limit: int(limit) }));
+  }
+}
+
