@@ -1,0 +1,193 @@
+/**
+ * Store benchmark (issue 7): session recall p50/p95 on a full namespace
+ * (512 facts, the MEM-3 limit) for every available SessionMemoryStore, with
+ * no vectors (lexical only), the store's local exact vectors, and Milvus —
+ * side by side, in one run, through the same engine path (embed query →
+ * vector search → fresh authoritative snapshot → recheck → BM25 + RRF).
+ *
+ *   npx tsx bench/stores.ts
+ *
+ * Servers come from the environment, as in the tests: TEST_DATABASE_URL (or
+ * DATABASE_URL), NEO4J_URL (+ NEO4J_USER / NEO4J_PASSWORD), MILVUS_URL. A
+ * store or index that is not reachable gets a "skipped" cell with the reason.
+ * BENCH_STORES_QUERIES sets the number of timed recalls per cell (default 200).
+ *
+ * HOOK: another store (HugeGraph) joins the table by pushing one more entry
+ * onto STORES below — `{ name, open }` returning its SessionMemoryStore, its
+ * own "local" vector index and a close function. Nothing else changes.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { ManualClock } from "../core/clock";
+import { makeIdentity } from "../core/execution/identity";
+import { MAX_FACTS_PER_NAMESPACE } from "../core/limits";
+import { LocalHashEmbedder } from "../core/memory/embedder";
+import { SessionMemoryEngine, type MemoryScope } from "../core/memory/engine";
+import type { SessionMemoryStore } from "../core/memory/store";
+import type { SessionVectorIndex } from "../core/memory/vector-index";
+import { migrateToLatest, openDatabase } from "../db/database";
+import { InMemorySessionStore } from "../db/graph/memory/session-store";
+import { openNeo4j } from "../db/graph/neo4j/driver";
+import { Neo4jSessionStore } from "../db/graph/neo4j/session-store";
+import { Neo4jVectorIndex } from "../db/graph/neo4j/vector-index";
+import { PostgresSessionStore } from "../db/graph/postgres/session-store";
+import { LocalVectorIndex, MemoryVectorRows } from "../db/vector/local";
+import { PostgresVectorRows } from "../db/vector/local-postgres";
+import { MilvusVectorIndex } from "../db/vector/milvus";
+
+const DAY = 24 * 3600 * 1000;
+const QUERIES = Number(process.env.BENCH_STORES_QUERIES ?? 200);
+
+export interface OpenStore {
+  store: SessionMemoryStore;
+  /** The store's own exact-similarity vectors (VECTOR_INDEX=local with this store). */
+  local: SessionVectorIndex;
+  close(): Promise<void>;
+}
+
+export interface StoreUnderTest {
+  name: string;
+  /** Opens the store, or says why it cannot (`{ skipped }`). */
+  open(): Promise<OpenStore | { skipped: string }>;
+}
+
+export const STORES: StoreUnderTest[] = [
+  {
+    name: "memory",
+    open: async () => ({ store: new InMemorySessionStore(), local: new LocalVectorIndex(new MemoryVectorRows()), close: async () => undefined }),
+  },
+  {
+    name: "pglite",
+    open: async () => {
+      const d = await openDatabase({});
+      await migrateToLatest(d.db);
+      return { store: new PostgresSessionStore(d.db), local: new LocalVectorIndex(new PostgresVectorRows(d.db)), close: () => d.close() };
+    },
+  },
+  {
+    name: "postgres",
+    open: async () => {
+      const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+      if (!url) return { skipped: "TEST_DATABASE_URL is not set" };
+      const schema = `bench_${randomBytes(4).toString("hex")}`;
+      const admin = async (q: string) => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        try {
+          await c.query(q);
+        } finally {
+          await c.end();
+        }
+      };
+      await admin(`create schema ${schema}`);
+      const d = await openDatabase({ url, schema, poolSize: 4 });
+      await migrateToLatest(d.db);
+      return {
+        store: new PostgresSessionStore(d.db),
+        local: new LocalVectorIndex(new PostgresVectorRows(d.db)),
+        close: async () => {
+          await d.close();
+          await admin(`drop schema if exists ${schema} cascade`);
+        },
+      };
+    },
+  },
+  {
+    name: "neo4j",
+    open: async () => {
+      const url = process.env.NEO4J_URL;
+      if (!url) return { skipped: "NEO4J_URL is not set" };
+      const driver = openNeo4j({ url, user: process.env.NEO4J_USER, password: process.env.NEO4J_PASSWORD });
+      const store = new Neo4jSessionStore(driver);
+      await store.ensureSchema();
+      return { store, local: new Neo4jVectorIndex(driver), close: () => driver.close() };
+    },
+  },
+  // HOOK: { name: "hugegraph", open: async () => ({ store: new HugeGraphSessionStore(...), local: ..., close }) },
+];
+
+const WORDS = ["Auth", "Billing", "Invoice", "Ledger", "Cache", "Search", "Order", "Stock", "Ship", "Mail", "Sms", "Upload", "Report", "Tenant", "User", "Flag", "Metric", "Trace", "Log", "Cron"];
+const KINDS = ["Service", "Repo", "Worker", "Handler", "Client", "Store", "Job", "Api"];
+const PREDICATES = ["calls", "uses", "reads", "writes", "depends_on", "stores_in", "emits", "handles"];
+
+/** 512 facts over 400 code-like entities: the namespace's fact limit, within the 24 KiB snapshot. */
+function fullNamespace() {
+  const name = (i: number) => `${WORDS[i % WORDS.length]}${KINDS[Math.floor(i / WORDS.length) % KINDS.length]}${Math.floor(i / (WORDS.length * KINDS.length))}`;
+  return Array.from({ length: MAX_FACTS_PER_NAMESPACE }, (_, i) => ({
+    subject: name(i % 400),
+    subject_type: "class",
+    predicate: PREDICATES[i % PREDICATES.length]!,
+    object: name((i * 7 + 3 + Math.floor(i / 400) * 13) % 400),
+    object_type: "class",
+  }));
+}
+
+function scopeFor(now: number): MemoryScope {
+  const tag = randomBytes(4).toString("hex");
+  const identity = makeIdentity({ tenant_id: `org-${tag}`, subject_id: `usr-${tag}`, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
+  return { identity, ns: `repo-${tag}`, expiresAt: now + 7 * DAY };
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Fills a fresh namespace, warms up, then times `QUERIES` recalls. Returns "p50 / p95" in ms. */
+async function cell(store: SessionMemoryStore, vectors: SessionVectorIndex | undefined): Promise<string> {
+  const clock = new ManualClock(Date.now());
+  const engine = new SessionMemoryEngine({ store, clock, vectors, embedder: vectors ? new LocalHashEmbedder() : undefined });
+  const scope = scopeFor(clock.now().getTime());
+  const triples = fullNamespace();
+  for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
+  const facts = (await engine.snapshot(scope)).facts.length;
+  if (facts !== MAX_FACTS_PER_NAMESPACE) throw new Error(`namespace holds ${facts} facts`);
+  const queries = Array.from({ length: QUERIES }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
+  for (const q of queries.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 });
+  const times: number[] = [];
+  for (const q of queries) {
+    const t0 = performance.now();
+    const r = await engine.recall(scope, { query: q, limit: 10 });
+    times.push(performance.now() - t0);
+    if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
+  }
+  times.sort((a, b) => a - b);
+  return `${pct(times, 50).toFixed(2)} / ${pct(times, 95).toFixed(2)}`;
+}
+
+export type StoresRow = { store: string; "lexical only": string; "local vectors": string; milvus: string };
+
+export async function benchStores(): Promise<StoresRow[]> {
+  const milvusUrl = process.env.MILVUS_URL;
+  const milvus = milvusUrl ? new MilvusVectorIndex({ address: milvusUrl, timeoutMs: 10_000 }) : undefined;
+  const out: StoresRow[] = [];
+  try {
+    for (const s of STORES) {
+      const opened = await s.open().catch((err: Error) => ({ skipped: err.message.split("\n")[0]! }));
+      if ("skipped" in opened) {
+        out.push({ store: s.name, "lexical only": `skipped: ${opened.skipped}`, "local vectors": "-", milvus: "-" });
+        continue;
+      }
+      try {
+        const run = (v: SessionVectorIndex | undefined) => cell(opened.store, v).catch((err: Error) => `failed: ${err.message.split("\n")[0]}`);
+        out.push({
+          store: s.name,
+          "lexical only": await run(undefined),
+          "local vectors": await run(opened.local),
+          milvus: milvus ? await run(milvus) : "skipped: MILVUS_URL is not set",
+        });
+      } finally {
+        await opened.close();
+      }
+    }
+  } finally {
+    await milvus?.close();
+  }
+  return out;
+}
+
+export function printStores(rows: StoresRow[]): void {
+  console.log(`\n== session recall p50 / p95 ms, full namespace (${MAX_FACTS_PER_NAMESPACE} facts), limit=10, ${QUERIES} queries per cell`);
+  console.table(rows);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printStores(await benchStores());
+}
