@@ -1,7 +1,13 @@
 /** In-memory RepositoryMemoryStore (unit tests); same rules as the PostgreSQL adapter. */
 import { limitError } from "../../../core/errors";
 import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { nameKey } from "../../../core/memory/ids";
 import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+
+/** Tokens are matched case-insensitively against the lower-cased name; empty ones are dropped. */
+function lowerTokens(tokens: string[]): string[] {
+  return [...new Set(tokens.map((t) => t.toLowerCase()).filter((t) => t.length > 0))];
+}
 
 interface Edge {
   id: string;
@@ -60,11 +66,12 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
   }
 
   async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
+    const wanted = lowerTokens(tokens);
     const out: RepoNode[] = [];
     for (const n of this.repo(repoId).nodes.values()) {
       if (out.length >= limit) break;
-      const key = n.name.toLowerCase();
-      if (tokens.every((t) => key.includes(t))) out.push({ id: n.id, label: n.label, name: n.name, type: n.type, origin_session_id: n.origin_session_id });
+      const key = nameKey(n.name);
+      if (wanted.every((t) => key.includes(t))) out.push({ id: n.id, label: n.label, name: n.name, type: n.type, origin_session_id: n.origin_session_id });
     }
     return out;
   }
@@ -101,9 +108,10 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
 
   async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
     const r = this.repo(repoId);
+    const wanted = lowerTokens(tokens);
     const hit = (id: string) => {
-      const k = r.nodes.get(id)!.name.toLowerCase();
-      return tokens.some((t) => k.includes(t));
+      const k = nameKey(r.nodes.get(id)!.name);
+      return wanted.some((t) => k.includes(t));
     };
     const out: RepoFact[] = [];
     for (const e of r.edges.values()) {

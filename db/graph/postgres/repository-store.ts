@@ -14,6 +14,11 @@ import type { Db } from "../../schema";
 
 const NODE_COLS = ["id", "label", "name", "type", "origin_session_id"] as const;
 
+/** Tokens are matched case-insensitively against `name_key` (the lower-cased name); empty ones are dropped. */
+function lowerTokens(tokens: string[]): string[] {
+  return [...new Set(tokens.map((t) => t.toLowerCase()).filter((t) => t.length > 0))];
+}
+
 export class PostgresRepositoryStore implements RepositoryMemoryStore {
   readonly kind = "postgres";
   constructor(private readonly db: Db) {}
@@ -24,8 +29,10 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
       await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
       await tx.selectFrom("repo_memory_locks").select("repo_id").where("repo_id", "=", repoId).forUpdate().execute();
       const nodes = new Map<string, { id: string; name: string; type: string }>();
-      for (const t of triples) for (const n of [t.subject, t.object]) nodes.set(n.id, n);
-      const edges = new Map(triples.map((t) => [t.fact_id, t]));
+      // The first spelling of a name wins, within a call as across calls (as in every adapter).
+      for (const t of triples) for (const n of [t.subject, t.object]) if (!nodes.has(n.id)) nodes.set(n.id, n);
+      const edges = new Map<string, DurableTriple>();
+      for (const t of triples) if (!edges.has(t.fact_id)) edges.set(t.fact_id, t);
       const existingNodes = new Set(
         (await tx.selectFrom("repo_nodes").select("id").where("repo_id", "=", repoId).where("id", "in", [...nodes.keys()]).execute()).map((r) => r.id),
       );
@@ -68,7 +75,8 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
 
   async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
     let q = this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId);
-    for (const t of tokens) q = q.where("name_key", "like", `%${t}%`);
+    // Literal, case-insensitive substring match: strpos, so `%` and `_` in a token are not wildcards.
+    for (const t of lowerTokens(tokens)) q = q.where(sql<boolean>`strpos(name_key, ${t}) > 0`);
     return q.orderBy("name_key").limit(limit).execute();
   }
 
@@ -124,9 +132,10 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
   }
 
   async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
-    if (tokens.length === 0) return [];
+    const wanted = lowerTokens(tokens);
+    if (wanted.length === 0) return [];
     const rows = await this.factQuery(repoId)
-      .where((eb) => eb.or(tokens.flatMap((t) => [eb("s.name_key", "like", `%${t}%`), eb("o.name_key", "like", `%${t}%`)])))
+      .where((eb) => eb.or(wanted.flatMap((t) => [eb(sql<number>`strpos(s.name_key, ${t})`, ">", 0), eb(sql<number>`strpos(o.name_key, ${t})`, ">", 0)])))
       .orderBy("e.id")
       .limit(limit)
       .execute();
