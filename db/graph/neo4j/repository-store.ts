@@ -160,8 +160,12 @@ export class Neo4jRepositoryStore implements RepositoryMemoryStore {
 
   async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
     const nodes = new Map<string, { id: string; name: string; type: string }>();
-    for (const t of triples) for (const n of [t.subject, t.object]) nodes.set(n.id, n);
-    const edges = new Map(triples.map((t) => [t.fact_id, t]));
+    const edges = new Map<string, DurableTriple>();
+    // The first occurrence in a batch wins, as it does against stored records.
+    for (const t of triples) {
+      for (const n of [t.subject, t.object]) if (!nodes.has(n.id)) nodes.set(n.id, n);
+      if (!edges.has(t.fact_id)) edges.set(t.fact_id, t);
+    }
     await this.run("WRITE", async (tx) => {
       await tx.run(LOCK, { repo: repoId });
       const existing = await one<{ nodes: string[]; facts: string[] }>(tx, EXISTING, { repo: repoId, node_ids: [...nodes.keys()], fact_ids: [...edges.keys()] });
