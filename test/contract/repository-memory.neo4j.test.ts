@@ -1,9 +1,9 @@
 /**
- * RepositoryMemoryStore on a real Neo4j (MEM-6), run side by side with the
- * in-memory reference adapter: every operation gets the same input on both
- * and must give the same answer (compared order-free, since adapters order
- * differently). Until a shared repository contract suite lands, this is the
- * Neo4j adapter's contract. Fresh repository IDs per test.
+ * RepositoryMemoryStore on a real Neo4j (MEM-6): the shared contract suite
+ * (repository-memory.contract.ts, unchanged), plus every operation run side
+ * by side with the in-memory reference adapter, which must give the same
+ * answer (compared order-free, since adapters order differently). Fresh
+ * repository IDs per test.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Driver } from "neo4j-driver";
@@ -14,6 +14,7 @@ import { Neo4jRepositoryStore } from "../../db/graph/neo4j/repository-store";
 import { describeWithService, probeService } from "../support/services";
 import { neo4jFromEnv } from "../support/neo4j";
 import { rid } from "./memory-fixtures";
+import { repositoryMemoryContract } from "./repository-memory.contract";
 
 const neo4j = await probeService("neo4j");
 
@@ -37,6 +38,9 @@ describeWithService(neo4j, "RepositoryMemoryStore [neo4j] against the in-memory 
   afterAll(async () => {
     await driver?.close();
   });
+
+  // The shared MEM-6 contract, unchanged.
+  repositoryMemoryContract(() => store);
 
   const both = async <T>(fn: (s: RepositoryMemoryStore) => Promise<T>): Promise<[T, T]> => [await fn(store), await fn(ref)];
 
