@@ -9,6 +9,7 @@ import { createLogger, type Logger } from "../core/log";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { createApp } from "./app";
 import { buildMemoryServices } from "./memory";
+import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "./context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { JobMetrics } from "../queues/metrics";
@@ -44,6 +45,7 @@ export async function startPlatform(
   ctx.memory = buildMemoryServices(config, database.db, clock, logger);
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();
+  if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL });
   ctx.jobs = queue;

@@ -6,6 +6,8 @@ import { Router, type Response } from "express";
 import { z } from "zod";
 import { AppError } from "../../core/errors";
 import { registerSession, revokeSession } from "../../core/registry/registry";
+import { cleanSession } from "../../core/retention/cleanup";
+import { MEMORY_PURGE_BATCH } from "../../core/limits";
 import type { Identity } from "../../core/execution/identity";
 import { requireActor } from "../auth";
 import type { AppContext } from "../context";
@@ -47,7 +49,13 @@ export function executionRoutes(ctx: AppContext): Router {
       const actor = actorOf(req);
       const id = req.params.id;
       if (typeof id !== "string") throw new AppError("session_not_found");
-      await revokeSession(ctx.db, ctx.clock, { ...principalOf(actor), role: actor.role }, id);
+      const binding = await revokeSession(ctx.db, ctx.clock, { ...principalOf(actor), role: actor.role }, id);
+      // RET-1: execution is blocked by the tombstone already; attempt the data cleanup now
+      // (one bounded pass); the cleanup pool retries every minute until it is done.
+      if (ctx.cleaners) {
+        const target = { tenant_id: binding.org_id, session_id: binding.session_id };
+        await cleanSession(ctx.cleaners, target, ctx.logger, { limit: MEMORY_PURGE_BATCH, batches: 1 });
+      }
       res.status(204).end();
     }),
   );

@@ -4,6 +4,7 @@
  * workers through their contexts.
  */
 import type { Clock } from "../clock";
+import type { SessionCleaner } from "../retention/cleaners";
 import { MEMORY_PURGE_BATCH } from "../limits";
 import type { Embedder } from "./embedder";
 import { SessionMemoryEngine } from "./engine";
@@ -68,4 +69,22 @@ export async function purgeExpiredMemory(m: Pick<MemoryServices, "store" | "vect
   const graph = await m.store.purgeExpired(now, batch);
   const vectors = await m.vectors.deleteExpired(now, batch);
   return { removed: graph.removed + vectors.removed, done: graph.done && vectors.done };
+}
+
+/**
+ * The session-memory cleaner the cleanup pool drives (RET-1): for a revoked or
+ * expired session it writes the memory tombstone first (so an old worker can
+ * never recreate data), then purges one bounded batch of graph data and vectors.
+ */
+export function memoryCleaner(m: Pick<MemoryServices, "store" | "vectors">, clock: Clock): SessionCleaner {
+  return {
+    name: "session-memory",
+    async purgeSession(target, opts) {
+      await m.store.revokeSession(target.tenant_id, target.session_id, clock.now().getTime());
+      return purgeSession(m, target.tenant_id, target.session_id, opts.limit);
+    },
+    async purgeExpired(now, opts) {
+      return purgeExpiredMemory(m, now.getTime(), opts.limit);
+    },
+  };
 }

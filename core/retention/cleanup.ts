@@ -74,19 +74,32 @@ export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionClean
   const done: CleanupTarget[] = [];
   for (const target of targets) {
     if (o.signal?.aborted) break;
-    let all = true;
-    for (const c of cleaners.list()) {
-      let finished = false;
-      try {
-        for (let i = 0; i < (o.batchesPerSession ?? 4) && !finished; i++) finished = (await c.purgeSession(target, { limit })).done;
-      } catch (err) {
-        failures.push({ cleaner: c.name });
-        // Never the session id in a log line.
-        logger.warn({ code: "cleanup_failed", cleaner: c.name, err: (err as Error).message }, "session cleanup failed; retried next sweep");
-      }
-      all &&= finished;
-    }
-    if (all) done.push(target);
+    if (await cleanSession(cleaners, target, logger, { limit, batches: o.batchesPerSession ?? 4, failures })) done.push(target);
   }
   return { expired, visited: targets.length, done, failures };
+}
+
+/**
+ * Runs every cleaner on one tombstoned session, a bounded number of batches
+ * each. True when every cleaner reports done. Failures are logged (never with
+ * the session ID) and collected; they never restore access.
+ */
+export async function cleanSession(
+  cleaners: SessionCleaners,
+  target: CleanupTarget,
+  logger: Logger,
+  o: { limit: number; batches: number; failures?: Array<{ cleaner: string }> },
+): Promise<boolean> {
+  let all = true;
+  for (const c of cleaners.list()) {
+    let finished = false;
+    try {
+      for (let i = 0; i < o.batches && !finished; i++) finished = (await c.purgeSession(target, { limit: o.limit })).done;
+    } catch (err) {
+      o.failures?.push({ cleaner: c.name });
+      logger.warn({ code: "cleanup_failed", cleaner: c.name, err: (err as Error).message }, "session cleanup failed; retried next sweep");
+    }
+    all &&= finished;
+  }
+  return all;
 }

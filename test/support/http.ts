@@ -11,6 +11,9 @@ export async function listen(app: Express): Promise<TestServer> {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  // Outlive the client's idle keep-alive, so a reused socket is never closed under a request
+  // (a busy event loop — PGlite runs in-process — can otherwise race the server's idle timer).
+  server.keepAliveTimeout = 120_000;
   const addr = server.address();
   if (!addr || typeof addr === "string") throw new Error("no address");
   return {
