@@ -1,0 +1,306 @@
+/**
+ * HugeGraph SessionMemoryStore (MEMORY_STORE=hugegraph), MEM-1/MEM-2/MEM-4.
+ *
+ * Inputs: a HugeGraphClient (client.ts) and the schema of schema.ts
+ * (`ensureSchema()` creates it idempotently). Entity ids live in `eid`.
+ *
+ * A write (commit, clear, revoke, cleanup of a session) is:
+ *  1. serialized per tenant in this process (an async mutex keyed by tenant);
+ *  2. WRITE_STATE: one script reads the tenant's commit counter, tombstone,
+ *     subject, root, counts and stored content;
+ *  3. the same checks as every adapter, in TypeScript: core/memory/quotas.ts
+ *     `checkRoot`/`enforceQuotas`, core/memory/snapshot.ts `checkSnapshot`;
+ *  4. one write script that, under a per-tenant monitor in the HugeGraph
+ *     server's JVM, checks that the tenant's counter and the scope's revision
+ *     are still the ones read (check-and-set), rechecks the tombstone, writes
+ *     only the difference, bumps the counter and commits. A second process
+ *     that slipped in between makes the counter differ: this process reads
+ *     again and rechecks (bounded retries). A refusal throws inside the script
+ *     and HugeGraph rolls the request back: nothing half-written.
+ *
+ * Caveat (the seed's): the monitor serializes commits on one HugeGraph server
+ * instance. It is not a distributed cluster lock; several HugeGraph servers
+ * over one shared backend would need an external lock.
+ *
+ * Reads are one round trip (LOAD) that checks the tombstone, the subject,
+ * closure and expiry before any content is returned; expired content is
+ * removed on access.
+ */
+import { AppError, type ErrorCode } from "../../../core/errors";
+import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
+import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkSnapshot } from "../../../core/memory/snapshot";
+import type { SessionMemoryStore } from "../../../core/memory/store";
+import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
+import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
+import { ensureSchema, SESSION_SCHEMA, vid } from "./schema";
+import * as S from "./session-scripts";
+
+export interface HugeGraphStoreOptions {
+  /** Awaited before every operation (e.g. `once(...)` of the schema): lets a synchronous composition root build stores. */
+  schema?: (() => Promise<void>) | undefined;
+  /** Re-reads after another process moved the tenant's counter (default 20). */
+  maxRetries?: number | undefined;
+}
+
+interface StoredRoot extends RootState {
+  doc: string;
+}
+
+interface StoredEntity {
+  id: string;
+  name: string;
+  type: string;
+  doc: string;
+}
+
+interface StoredFact {
+  fact_id: string;
+  subject_id: string;
+  predicate: string;
+  object_id: string;
+  doc: string;
+}
+
+interface Loaded {
+  revoked: boolean;
+  other_subject: boolean;
+  root: StoredRoot | null;
+  entities: StoredEntity[];
+  facts: StoredFact[];
+}
+
+interface WriteState extends Loaded {
+  tenant_version: number;
+  tenant_roots: number;
+  session_roots: number;
+  tenant_live_facts: number;
+  session_live_facts: number;
+}
+
+const REFUSALS: Record<string, ErrorCode> = {
+  revision_conflict: "revision_conflict",
+  session_revoked: "session_revoked",
+  namespace_closed: "namespace_closed",
+  session_forbidden: "session_forbidden",
+  conflict: "conflict",
+};
+
+const bounds = { max_entities: MAX_ENTITIES_PER_NAMESPACE, max_facts: MAX_FACTS_PER_NAMESPACE };
+
+function keyOf(o: ScopeKey): ScopeKey {
+  return { tenant_id: o.tenant_id, session_id: o.session_id, ns: o.ns };
+}
+
+function parseDoc<T>(doc: string | null | undefined): T {
+  return (doc ? JSON.parse(doc) : {}) as T;
+}
+
+/** The bindings every script of one scope takes. */
+function scopeBindings(key: ScopeKey, subject = "") {
+  return {
+    tenant: key.tenant_id,
+    session: key.session_id,
+    ns: key.ns,
+    subject,
+    tenant_vid: vid.tenant(key.tenant_id),
+    scope_vid: vid.scope(key.tenant_id, key.session_id, key.ns),
+    revocation_vid: vid.revocation(key.tenant_id, key.session_id),
+  };
+}
+
+class TenantChanged extends Error {}
+
+export class HugeGraphSessionStore implements SessionMemoryStore {
+  readonly kind = "hugegraph";
+  private readonly mutex = new KeyedMutex();
+  private readonly schema: (() => Promise<void>) | undefined;
+  private readonly maxRetries: number;
+
+  constructor(
+    private readonly client: HugeGraphClient,
+    opts: HugeGraphStoreOptions = {},
+  ) {
+    this.schema = opts.schema;
+    this.maxRetries = opts.maxRetries ?? 20;
+  }
+
+  /** Creates property keys, labels and indexes (idempotent). */
+  ensureSchema(): Promise<void> {
+    return ensureSchema(this.client, SESSION_SCHEMA);
+  }
+
+  /** Runs a locked write script; our refusals become typed errors, a moved tenant counter becomes TenantChanged. */
+  private async write<T>(script: string, bindings: Record<string, unknown>): Promise<T> {
+    try {
+      return await this.client.json<T>(script, bindings);
+    } catch (err) {
+      if (err instanceof HugeGraphRefusal) {
+        if (err.code === "tenant_changed") throw new TenantChanged();
+        const code = REFUSALS[err.code];
+        if (code) throw new AppError(code);
+        throw new AppError("internal", { message: "Session memory could not be written." });
+      }
+      throw err;
+    }
+  }
+
+  /** Per-tenant in-process serialization plus bounded re-reads when another process committed in between. */
+  private async serialized<T>(tenant: string, fn: () => Promise<T>): Promise<T> {
+    await this.schema?.();
+    return this.mutex.run(tenant, async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fn();
+        } catch (err) {
+          if (!(err instanceof TenantChanged)) throw err;
+          if (attempt >= this.maxRetries) throw new AppError("revision_conflict");
+          await new Promise((r) => setTimeout(r, Math.min(200, 5 * 2 ** attempt) * Math.random()));
+        }
+      }
+    });
+  }
+
+  private state(owner: ScopeOwner, now: number, withContent: boolean): Promise<WriteState> {
+    return this.client.json<WriteState>(S.WRITE_STATE, { ...scopeBindings(owner, owner.subject_id), now, with_content: withContent, ...bounds });
+  }
+
+  async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
+    await this.schema?.();
+    const key = keyOf(owner);
+    const r = await this.client.json<Loaded>(S.LOAD, { ...scopeBindings(key, owner.subject_id), now, ...bounds });
+    if (r.revoked) throw new AppError("session_revoked");
+    if (r.other_subject) throw new AppError("session_forbidden");
+    const root = r.root;
+    if (!root) return null;
+    if (root.deleted) throw new AppError("namespace_closed");
+    if (root.expires_at <= now) {
+      await this.serialized(key.tenant_id, () => this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false }));
+      throw new AppError("session_expired");
+    }
+    return {
+      key,
+      subject_id: root.subject_id,
+      revision: root.revision,
+      expires_at: root.expires_at,
+      doc: parseDoc(root.doc),
+      entities: r.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: parseDoc(e.doc) })),
+      facts: r.facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: parseDoc(f.doc) })),
+    };
+  }
+
+  async commit(input: CommitInput): Promise<CommitResult> {
+    const { owner } = input;
+    const key = keyOf(owner);
+    return this.serialized(key.tenant_id, async () => {
+      const st = await this.state(owner, input.now, true);
+      const root = st.root;
+      const state = checkRoot(root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, {
+        revoked: st.revoked,
+        otherSubject: st.other_subject,
+        now: input.now,
+      });
+      if (state === "expired") {
+        if (root) await this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now: input.now, expect_version: -1, check_revoked: false });
+        throw new AppError("session_expired");
+      }
+      const bytes = checkSnapshot(key, input.content);
+      enforceQuotas({
+        creatingRoot: root === null,
+        sessionRoots: st.session_roots,
+        tenantRoots: st.tenant_roots,
+        sessionLiveFactsElsewhere: st.session_live_facts,
+        tenantLiveFactsElsewhere: st.tenant_live_facts,
+        factsAfter: input.content.facts.length,
+      });
+      const revision = (root?.revision ?? 0) + 1;
+      await this.write<number>(S.COMMIT, {
+        ...scopeBindings(key, owner.subject_id),
+        ...diff(key, root ? st : { entities: [], facts: [] }, input.content),
+        expect_version: st.tenant_version,
+        check_revoked: true,
+        create: root === null,
+        expected: input.expectedRevision,
+        revision,
+        doc: JSON.stringify(input.content.doc),
+        expires_at: input.expiresAt,
+        fact_count: input.content.facts.length,
+        entity_count: input.content.entities.length,
+        size_bytes: bytes,
+        now: input.now,
+      });
+      return { revision };
+    });
+  }
+
+  async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
+    const key = keyOf(owner);
+    await this.serialized(key.tenant_id, async () => {
+      const st = await this.state(owner, now, false);
+      if (st.revoked) throw new AppError("session_revoked");
+      if (st.other_subject || (st.root && st.root.subject_id !== owner.subject_id)) throw new AppError("session_forbidden");
+      const common = { ...scopeBindings(key, owner.subject_id), now, expect_version: st.tenant_version, check_revoked: true };
+      if (st.root) {
+        await this.write(S.CLOSE, common);
+        return;
+      }
+      enforceQuotas({
+        creatingRoot: true,
+        sessionRoots: st.session_roots,
+        tenantRoots: st.tenant_roots,
+        sessionLiveFactsElsewhere: 0,
+        tenantLiveFactsElsewhere: 0,
+        factsAfter: 0,
+      });
+      await this.write(S.CREATE_CLOSED, { ...common, expires_at: expiresAt });
+    });
+  }
+
+  async revokeSession(tenantId: string, sessionId: string, now: number): Promise<void> {
+    const key = { tenant_id: tenantId, session_id: sessionId, ns: "" };
+    await this.serialized(tenantId, () => this.write(S.REVOKE, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false }));
+  }
+
+  async purgeSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
+    const key = { tenant_id: tenantId, session_id: sessionId, ns: "" };
+    return this.serialized(tenantId, () => this.write<PurgeResult>(S.PURGE_SESSION, { ...scopeBindings(key), batch, expect_version: -1, check_revoked: false }));
+  }
+
+  async purgeExpired(now: number, batch: number): Promise<PurgeResult> {
+    await this.schema?.();
+    return this.client.json<PurgeResult>(S.PURGE_EXPIRED, { now, batch });
+  }
+}
+
+/** The difference between the stored content and the new snapshot, as script bindings (physical vertex ids included). */
+function diff(key: ScopeKey, old: { entities: StoredEntity[]; facts: StoredFact[] }, content: SnapshotContent) {
+  const ev = (eid: string) => vid.entity(key.tenant_id, key.session_id, key.ns, eid);
+  const oldEntities = new Map(old.entities.map((e) => [e.id, e]));
+  const oldFacts = new Map(old.facts.map((f) => [f.fact_id, f]));
+  const newEntityIds = new Set(content.entities.map((e) => e.id));
+  const newFactIds = new Set(content.facts.map((f) => f.fact_id));
+  const add_entities: Array<{ vid: string; eid: string; name: string; type: string; doc: string }> = [];
+  const upd_entities: Array<{ vid: string; name: string; doc: string }> = [];
+  for (const e of content.entities) {
+    const prev = oldEntities.get(e.id);
+    const doc = JSON.stringify(e.doc);
+    if (!prev) add_entities.push({ vid: ev(e.id), eid: e.id, name: e.name, type: e.type, doc });
+    else if (prev.name !== e.name || prev.doc !== doc) upd_entities.push({ vid: ev(e.id), name: e.name, doc });
+  }
+  const add_facts: Array<{ s: string; o: string; f: string; p: string; doc: string }> = [];
+  const upd_facts: Array<{ s: string; f: string; doc: string }> = [];
+  for (const f of content.facts) {
+    const prev = oldFacts.get(f.fact_id);
+    const doc = JSON.stringify(f.doc);
+    if (!prev) add_facts.push({ s: ev(f.subject_id), o: ev(f.object_id), f: f.fact_id, p: f.predicate, doc });
+    else if (prev.doc !== doc) upd_facts.push({ s: ev(f.subject_id), f: f.fact_id, doc });
+  }
+  return {
+    drop_facts: old.facts.filter((f) => !newFactIds.has(f.fact_id)).map((f) => ({ s: ev(f.subject_id), f: f.fact_id })),
+    drop_entities: old.entities.filter((e) => !newEntityIds.has(e.id)).map((e) => ev(e.id)),
+    add_entities,
+    upd_entities,
+    add_facts,
+    upd_facts,
+  };
+}
