@@ -1,12 +1,25 @@
 /**
- * `npm run bench`: every benchmark, one after another, in one process run, so
- * the side-by-side numbers within each table come from the same conditions.
- * Set TEST_DATABASE_URL / REDIS_URL (or source test/services/.env.services)
- * for the PostgreSQL and Redis columns. BENCH_ONLY=identity,jobs selects some.
+ * `npm run bench`: every benchmark, one after another, so the side-by-side
+ * numbers within each table come from the same conditions. Set
+ * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
+ * (`set -a; . test/services/.env.services; set +a`) for the server columns.
+ * BENCH_ONLY=identity,recall,stores,jobs selects some.
  */
+import { spawnSync } from "node:child_process";
 import { benchIdentity, printIdentity } from "./identity";
+import { benchRecall, printRecall } from "./recall";
+import { benchStores, printStores } from "./stores";
 
+process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL;
 const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
 const want = (name: string) => only.length === 0 || only.includes(name);
 
 if (want("identity")) printIdentity(await benchIdentity());
+if (want("recall")) printRecall(await benchRecall());
+if (want("stores")) printStores(await benchStores());
+if (want("jobs")) {
+  // The jobs benchmark owns its servers' queues and exits when done: run it as its own process.
+  const r = spawnSync(process.execPath, ["--import", "tsx", "bench/jobs.ts"], { stdio: "inherit", env: process.env });
+  if (r.status !== 0) process.exitCode = r.status ?? 1;
+}
+process.exit(process.exitCode ?? 0);
