@@ -6,7 +6,7 @@
  * Skipped with a printed reason when HUGEGRAPH_URL is not reachable; a
  * failure under REQUIRE_SERVICES=1.
  */
-import { beforeAll } from "vitest";
+import { beforeAll, vi } from "vitest";
 import { HugeGraphClient } from "../../db/graph/hugegraph/client";
 import { HugeGraphSessionStore } from "../../db/graph/hugegraph/session-store";
 import { LocalVectorIndex, MemoryVectorRows } from "../../db/vector/local";
@@ -14,6 +14,11 @@ import { describeWithService, probeService } from "../support/services";
 import { sessionMemoryContract, type SessionMemoryHarness } from "./session-memory.contract";
 
 const hugegraph = await probeService("hugegraph");
+
+// Every write is two HTTP round trips through HugeGraph's REST→Gremlin proxy and
+// scans the tenant's roots: the tenant-scale tests (2,048 clears; 128 full
+// namespaces) take minutes here, not seconds. The suite itself is unchanged.
+vi.setConfig({ testTimeout: 400_000 });
 
 describeWithService(hugegraph, "SessionMemoryStore contract [hugegraph]", () => {
   let harness: SessionMemoryHarness | undefined;
