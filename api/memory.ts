@@ -1,7 +1,8 @@
 /**
  * Builds MemoryServices from the configuration (RUN-3): MEMORY_STORE=postgres
  * (default) keeps session and repository memory in the relational store
- * (PGlite embedded, or PostgreSQL), MEMORY_STORE=neo4j in Neo4j;
+ * (PGlite embedded, or PostgreSQL), MEMORY_STORE=neo4j in Neo4j,
+ * MEMORY_STORE=hugegraph in HugeGraph (HUGEGRAPH_URL, HUGEGRAPH_GRAPH);
  * VECTOR_INDEX=local (default) keeps vectors beside the memory with exact
  * similarity, VECTOR_INDEX=milvus in Milvus. EMBEDDER / EXTRACTOR
  * choose the local models (default) or an OpenAI-compatible endpoint.
@@ -28,6 +29,9 @@ import { ensureSchema as ensureNeo4jSchema, SESSION_SCHEMA } from "../db/graph/n
 import { Neo4jSessionStore } from "../db/graph/neo4j/session-store";
 import { Neo4jVectorIndex } from "../db/graph/neo4j/vector-index";
 import { MilvusVectorIndex } from "../db/vector/milvus";
+import { HugeGraphClient, once as onceHugeGraph } from "../db/graph/hugegraph/client";
+import { ensureSchema as ensureHugeGraphSchema, SESSION_SCHEMA as HUGEGRAPH_SESSION_SCHEMA } from "../db/graph/hugegraph/schema";
+import { HugeGraphSessionStore } from "../db/graph/hugegraph/session-store";
 
 export function buildEmbedder(config: Config): Embedder {
   if (config.EMBEDDER === "openai") {
@@ -46,9 +50,6 @@ export function buildExtractor(config: Config): Extractor {
 }
 
 export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger: Logger): MemoryServices {
-  if (config.MEMORY_STORE === "hugegraph") {
-    throw new AppError("unavailable", { message: `MEMORY_STORE=${config.MEMORY_STORE} has no adapter in this build; use MEMORY_STORE=postgres or neo4j.` });
-  }
   const onWarning = (event: string, code: string) => logger.warn({ event, code }, "memory: optional work failed");
   const graph = buildGraphStores(config, db);
   const vectors = buildVectorIndex(config, db, graph, (event) => onWarning(event, "unavailable"));
@@ -91,6 +92,14 @@ function buildGraphStores(config: Config, db: Db): GraphStores {
       neo4j: { driver, schema },
       close: () => driver.close(),
     };
+  }
+  if (config.MEMORY_STORE === "hugegraph") {
+    if (!config.HUGEGRAPH_URL) throw new AppError("unavailable", { message: "MEMORY_STORE=hugegraph needs HUGEGRAPH_URL." });
+    const client = new HugeGraphClient({ url: config.HUGEGRAPH_URL, graph: config.HUGEGRAPH_GRAPH });
+    // Property keys, labels and indexes are created once, before the first operation (idempotent).
+    const schema = onceHugeGraph(() => ensureHugeGraphSchema(client, HUGEGRAPH_SESSION_SCHEMA));
+    // Session memory in HugeGraph; repository memory stays in the relational store until its HugeGraph adapter lands.
+    return { store: new HugeGraphSessionStore(client, { schema }), repo: new PostgresRepositoryStore(db), close: async () => undefined };
   }
   return { store: new PostgresSessionStore(db), repo: new PostgresRepositoryStore(db), close: async () => undefined };
 }
