@@ -18,6 +18,7 @@ import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
 import { startWorkers, type WorkerHost } from "../workers/host";
 import { cleanupHandler } from "../workers/pools/cleanup";
+import { jobKindHandlers } from "../workers/pools/kinds";
 
 export interface Platform {
   ctx: AppContext;
@@ -49,6 +50,7 @@ export async function startPlatform(
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL });
   ctx.jobs = queue;
+  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db });
   let workers: WorkerHost | undefined;

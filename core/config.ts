@@ -46,6 +46,8 @@ export const configSchema = z.object({
   EXTRACTOR: z.enum(["local", "openai"]).default("local"),
   CODESYNAPSE_URL: optionalUrl(["http:", "https:"]),
   INGEST_ALLOWED_ROOTS: z.string().default(""),
+  /** WRK-2: comma-separated `scheme://host` prefixes a git URL may use (e.g. "https://github.com"); empty = no git. */
+  INGEST_GIT_ALLOWED: z.string().default(""),
   COOKIE_SECURE: bool.default(false),
   LOGIN_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
   WORKER_POOLS: z.string().default("ingest,ai,embedding,fix,cleanup"),

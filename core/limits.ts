@@ -53,3 +53,20 @@ export const MEMORY_PURGE_BATCH = 500;
 export const MCP_MAX_TRANSPORTS = 4096;
 /** MCP-2: a transport idle this long is closed; the client initializes again and re-presents its binding. */
 export const MCP_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** WRK-2: one ingest snapshot — files walked, bytes read in all, bytes read per file, directory depth, symbols per file. */
+export const INGEST_MAX_FILES = 5000;
+export const INGEST_MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+export const INGEST_MAX_FILE_BYTES = 512 * 1024;
+export const INGEST_MAX_DEPTH = 32;
+export const INGEST_MAX_SYMBOLS_PER_FILE = 500;
+/** WRK-2: triples per repository-store write while ingesting (keeps statements under the parameter limit). */
+export const INGEST_WRITE_CHUNK = 400;
+/** WRK-4: batches of MAX_EMBED_BATCH one embedding job runs before it hands the rest to a follow-up job. */
+export const EMBED_JOB_MAX_BATCHES = 8;
+/** WRK-3: an AI task's question, and the facts retrieved from each memory for it. */
+export const AI_MAX_QUESTION_CHARS = 4000;
+export const AI_MAX_CONTEXT_FACTS = 24;
+/** WRK-5: a fix job's problem text, files read for it, and the proposed patch. */
+export const FIX_MAX_PROBLEM_CHARS = 4000;
+export const FIX_MAX_FILES = 20;
+export const FIX_MAX_PATCH_BYTES = 256 * 1024;

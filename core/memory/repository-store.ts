@@ -59,4 +59,10 @@ export interface RepositoryMemoryStore {
   setEmbeddings(repoId: string, model: string, vectors: Array<{ id: string; vector: number[] }>): Promise<void>;
   /** Embedded nodes of `model`, at most `limit` (bounded exact similarity). */
   embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>>;
+  /**
+   * Re-ingest (WRK-2), optional per adapter: under the repository lock, removes the FACT edges written with
+   * `source` whose id is not in `keep`, then the nodes whose type starts with `orphanTypePrefix` and that no
+   * edge touches any more. Memory facts (other sources) and the nodes they touch stay.
+   */
+  pruneSource?(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }>;
 }

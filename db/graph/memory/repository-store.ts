@@ -153,4 +153,16 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
     }
     return out;
   }
+
+  async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
+    const r = this.repo(repoId);
+    const kept = new Set(keep);
+    let edges = 0;
+    let nodes = 0;
+    for (const [id, e] of r.edges) if (e.source === source && !kept.has(id) && r.edges.delete(id)) edges++;
+    const touched = new Set<string>();
+    for (const e of r.edges.values()) touched.add(e.src).add(e.dst);
+    for (const [id, n] of r.nodes) if (n.type.startsWith(orphanTypePrefix) && !touched.has(id) && r.nodes.delete(id)) nodes++;
+    return { edges, nodes };
+  }
 }

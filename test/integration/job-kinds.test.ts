@@ -1,0 +1,159 @@
+/**
+ * The user job kinds (WRK-2..5) over real stores and the real runner, on
+ * PGlite and PostgreSQL: ingest of a fixture repository into the code graph,
+ * the embedding refresh it enqueues (same primary session), path refusals,
+ * AI tasks through the LLM registry, fix proposals as unified diffs.
+ */
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildMemoryServices } from "../../api/memory";
+import { systemClock } from "../../core/clock";
+import type { Config } from "../../core/config";
+import { silentLogger } from "../../core/log";
+import { repoNodeId } from "../../core/memory/ids";
+import type { MemoryServices } from "../../core/memory/services";
+import type { JobRow } from "../../queues/jobs";
+import { submitJob, type JobQueue } from "../../queues/submit";
+import { EMBEDDING_KIND } from "../../workers/pools/embedding";
+import { INGEST_KIND } from "../../workers/pools/ingest";
+import { jobKindHandlers } from "../../workers/pools/kinds";
+import { testContext } from "../support/app";
+import { describeEachDatabase } from "../support/databases";
+import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
+import { startTestHost, type TestHost } from "../support/job-host";
+import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+
+const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
+
+await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
+  let th: TestHost;
+  let memory: MemoryServices;
+  let config: Config;
+  let queue: JobQueue;
+  let root: string;
+  let outside: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), "cs-allowed-"));
+    outside = await mkdtemp(path.join(tmpdir(), "cs-outside-"));
+    config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
+    memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
+    th = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }));
+    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+  });
+  afterAll(async () => {
+    await th?.stop();
+    memory?.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  async function submit(e: Execution, kind: string, params: unknown): Promise<JobRow> {
+    return submitJob(queue, e.identity, e.principal, { kind, params, repo: e.account.repoId });
+  }
+  async function settle(id: string): Promise<JobRow> {
+    return waitFor(async () => {
+      const r = await jobRow(t().db, id);
+      return TERMINAL.has(r.status) ? r : undefined;
+    }, 30_000);
+  }
+  async function fixture(name: string, files = FIXTURE_FILES): Promise<string> {
+    const dir = path.join(root, name);
+    await writeFixtureRepo(dir, files);
+    return dir;
+  }
+  const nodeId = (e: Execution, type: string, name: string) => repoNodeId(e.account.repoId, type, name);
+
+  it("ingest builds the code graph (files, symbols, contains, imports) with the job's session as origin, then an embedding job with the same session", async () => {
+    const e = await seedExecution(t().db, systemClock);
+    const dir = await fixture("graph");
+    const job = await submit(e, INGEST_KIND, { path: dir });
+    const done = await settle(job.id);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    const result = done.result as { files: number; symbols: number; imports: number; truncated: boolean };
+    expect(result.files).toBe(Object.keys(FIXTURE_FILES).length);
+    expect(result.truncated).toBe(false);
+    const store = memory.repository.store;
+    const repoId = e.account.repoId;
+
+    const auth = await store.querySubgraph(repoId, nodeId(e, "code.file", "src/auth.ts"), 1, 100);
+    const names = new Map(auth.nodes.map((n) => [n.id, n]));
+    const edges = auth.edges.map((x) => `${names.get(x.src)?.name} -${x.predicate}-> ${names.get(x.dst)?.name}`);
+    expect(edges).toEqual(
+      expect.arrayContaining([
+        `${e.account.repoName} -contains-> src/auth.ts`,
+        "src/auth.ts -contains-> src/auth.ts#AuthService",
+        "src/auth.ts -contains-> src/auth.ts#hashPassword",
+        "src/auth.ts -imports-> src/store.ts",
+        "src/auth.ts -imports-> src/clock.ts",
+      ]),
+    );
+    for (const n of auth.nodes) expect(n.label).toBe("Node");
+    for (const x of auth.edges) expect(x.origin_session_id).toBe(e.identity.session_id);
+    for (const n of auth.nodes) expect(n.origin_session_id).toBe(e.identity.session_id);
+
+    const cls = await store.querySubgraph(repoId, nodeId(e, "code.class", "src/auth.ts#AuthService"), 1, 100);
+    const members = cls.nodes.map((n) => `${n.type} ${n.name}`);
+    expect(members).toEqual(expect.arrayContaining(["code.method src/auth.ts#AuthService.verifyToken", "code.method src/auth.ts#AuthService.revoke", "code.method src/auth.ts#AuthService.constructor"]));
+
+    // Python, Go and Java symbols and their resolvable imports.
+    const expectEdge = async (fromType: string, from: string, predicate: string, toType: string, to: string) => {
+      const g = await store.querySubgraph(repoId, nodeId(e, fromType, from), 1, 200);
+      expect(g.edges.some((x) => x.predicate === predicate && x.src === nodeId(e, fromType, from) && x.dst === nodeId(e, toType, to)), `${from} ${predicate} ${to}`).toBe(true);
+    };
+    await expectEdge("code.file", "app.py", "imports", "code.file", "lib.py");
+    await expectEdge("code.class", "app.py#Greeter", "contains", "code.method", "app.py#Greeter.greet");
+    await expectEdge("code.file", "app.py", "contains", "code.function", "app.py#main");
+    await expectEdge("code.file", "main.go", "imports", "code.file", "util/util.go");
+    await expectEdge("code.class", "util/util.go#Calc", "contains", "code.method", "util/util.go#Calc.Sum");
+    await expectEdge("code.file", "util/util.go", "contains", "code.function", "util/util.go#Add");
+    await expectEdge("code.file", "src/main/java/com/demo/App.java", "imports", "code.file", "src/main/java/com/demo/util/Strings.java");
+    await expectEdge("code.class", "src/main/java/com/demo/App.java#App", "contains", "code.method", "src/main/java/com/demo/App.java#App.count");
+    await expectEdge("code.file", "src/store.ts", "contains", "code.function", "src/store.ts#makeStore");
+
+    // The embedding refresh: a child job with the same identity, which embeds every node.
+    const child = await waitFor(async () => (await t().db.selectFrom("jobs").selectAll().where("repo_id", "=", repoId).where("kind", "=", EMBEDDING_KIND).execute())[0]);
+    expect(child.pool).toBe("embedding");
+    expect([child.tenant_id, child.subject_id, child.session_id, child.parent_session_id]).toEqual([e.identity.tenant_id, e.identity.subject_id, e.identity.session_id, e.identity.parent_session_id]);
+    expect(child.actor_user_id).toBe(e.principal.userId);
+    const emb = await settle(child.id);
+    expect(emb.status).toBe("succeeded");
+    expect((emb.result as { indexed: number }).indexed).toBeGreaterThan(20);
+    expect(await store.nodesMissingEmbedding(repoId, memory.embedder.model, 10)).toEqual([]);
+    // Dense + lexical recall over the ingested graph.
+    const recall = await memory.repository.recall(e.identity, repoId, { query: "verifyToken", limit: 5 });
+    expect(recall.results.some((r) => `${r.subject.name} ${r.object.name}`.includes("verifyToken"))).toBe(true);
+  });
+
+  it("re-ingest replaces the previous snapshot's code nodes; memory facts stay", async () => {
+    const e = await seedExecution(t().db, systemClock);
+    const dir = await fixture("reingest");
+    expect((await settle((await submit(e, INGEST_KIND, { path: dir })).id)).status).toBe("succeeded");
+    await memory.repository.upsertTriples(e.identity, e.account.repoId, { triples: [{ subject: "AuthService", subject_type: "concept", predicate: "owned_by", object: "team-identity" }] });
+    await writeFile(path.join(dir, "src/auth.ts"), FIXTURE_FILES["src/auth.ts"]!.replace(/export function hashPassword[\s\S]*$/, "export function checkPassword(p: string): boolean {\n  return p.length > 8;\n}\n"));
+    await rm(path.join(dir, "lib.py"));
+    const again = await settle((await submit(e, INGEST_KIND, { path: dir })).id);
+    expect(again.status).toBe("succeeded");
+    expect((again.result as { pruned: { edges: number; nodes: number } }).pruned.nodes).toBeGreaterThanOrEqual(3);
+    const store = memory.repository.store;
+    expect(await store.searchNodes(e.account.repoId, ["hashpassword"], 10)).toEqual([]);
+    expect(await store.searchNodes(e.account.repoId, ["lib.py"], 10)).toEqual([]);
+    expect((await store.searchNodes(e.account.repoId, ["checkpassword"], 10)).map((n) => n.name)).toEqual(["src/auth.ts#checkPassword"]);
+    expect((await store.searchNodes(e.account.repoId, ["team-identity"], 10)).length).toBe(1);
+  });
+
+  it("a path outside the allowed roots is refused without echoing it: '..', a symlink, a plain outside path", async () => {
+    const e = await seedExecution(t().db, systemClock);
+    await writeFixtureRepo(outside, { "secret.ts": "export const x = 1;\n" });
+    await symlink(outside, path.join(root, "escape-link"));
+    for (const p of [outside, path.join(root, "..", path.basename(outside)), path.join(root, "escape-link"), "relative/path"]) {
+      const done = await settle((await submit(e, INGEST_KIND, { path: p })).id);
+      expect(done.status).toBe("failed");
+      expect(done.error_code).toBe("forbidden");
+      expect(JSON.stringify(done.result ?? null)).not.toContain(path.basename(outside));
+    }
+    expect(await memory.repository.store.searchNodes(e.account.repoId, ["secret"], 10)).toEqual([]);
+  });
+});

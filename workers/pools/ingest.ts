@@ -1,0 +1,105 @@
+/**
+ * The ingest pool's kind (WRK-2): a repository snapshot — a local directory
+ * under INGEST_ALLOWED_ROOTS or a shallow clone of an allowed git URL (an
+ * uploaded archive is not supported yet) — walked within the INGEST_* limits,
+ * parsed into the repository code graph (core/ingest) and written through the
+ * RepositoryMemoryStore with the job's primary session as origin. A re-ingest
+ * prunes the previous snapshot's code edges and orphaned code nodes. The
+ * embedding refresh for the repository is enqueued inside the runner's
+ * lease-fenced persist transaction, with the same identity.
+ *
+ * The repository store is its own store (PostgreSQL tables, or Neo4j), so its
+ * writes cannot join the job-row transaction: they happen during `run`, after
+ * the runner's first authorize(), each chunk idempotent (ids are content
+ * hashes), and the job is only marked succeeded after the second check.
+ */
+import { z } from "zod";
+import type { Config } from "../../core/config";
+import { AppError } from "../../core/errors";
+import { requireIdentity } from "../../core/execution/context";
+import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../../core/ingest/graph";
+import { parseSource } from "../../core/ingest/parse";
+import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
+import { walkSnapshot } from "../../core/ingest/walk";
+import { INGEST_WRITE_CHUNK } from "../../core/limits";
+import type { RepositoryMemory } from "../../core/memory/repository";
+import type { JobQueue } from "../../queues/submit";
+import { defineHandler, type JobHandler } from "../handler";
+import { submitChildJob } from "./child-job";
+import { EMBEDDING_KIND } from "./embedding";
+import { cloneSnapshot } from "./git-snapshot";
+
+export const INGEST_KIND = "ingest.snapshot";
+
+export const ingestParams = z
+  .strictObject({
+    path: z.string().min(1).max(4096).optional(),
+    git_url: z.string().min(1).max(2048).optional(),
+    ref: z.string().regex(/^\w[\w./-]{0,199}$/).optional(),
+  })
+  .refine((p) => (p.path === undefined) !== (p.git_url === undefined), { message: "exactly one of path or git_url" })
+  .refine((p) => p.ref === undefined || p.git_url !== undefined, { message: "ref needs git_url", path: ["ref"] });
+
+export type IngestParams = z.infer<typeof ingestParams>;
+
+export interface IngestDeps {
+  config: Pick<Config, "INGEST_ALLOWED_ROOTS" | "INGEST_GIT_ALLOWED">;
+  repository: RepositoryMemory;
+  queue: () => JobQueue;
+}
+
+/** The submission-time check (routes, MCP): the same source rules the handler applies again. */
+export async function checkIngestSource(config: IngestDeps["config"], params: IngestParams): Promise<void> {
+  if (params.path !== undefined) await resolveLocalSource(params.path, config.INGEST_ALLOWED_ROOTS);
+  else checkGitUrl(params.git_url!, config.INGEST_GIT_ALLOWED);
+}
+
+export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
+  return defineHandler({
+    kind: INGEST_KIND,
+    pool: "ingest",
+    restartable: true,
+    maxAttempts: 3,
+    repoLevel: "write",
+    params: ingestParams,
+    async run({ job, params, repo, signal, clock }) {
+      const identity = requireIdentity();
+      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      const snapshot = params.path !== undefined
+        ? { dir: await resolveLocalSource(params.path, deps.config.INGEST_ALLOWED_ROOTS), dispose: async () => undefined }
+        : await cloneSnapshot(checkGitUrl(params.git_url!, deps.config.INGEST_GIT_ALLOWED), params.ref, identity, signal);
+      try {
+        const walk = await walkSnapshot(snapshot.dir, undefined, signal);
+        const files = walk.files.map((f) => ({ path: f.path, parsed: f.text === null ? null : parseSource(f.path, f.text) }));
+        const goMod = walk.files.find((f) => f.path === "go.mod")?.text ?? null;
+        const triples = await buildCodeGraph(repo.repoId, repo.repoName, files, goModuleOf(goMod));
+        const store = deps.repository.store;
+        for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) {
+          if (signal.aborted) throw new AppError("canceled");
+          await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), { session_id: identity.session_id }, clock.now().getTime());
+        }
+        if (signal.aborted) throw new AppError("canceled");
+        const pruned = store.pruneSource ? await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX) : null;
+        const nodes = new Set(triples.flatMap((t) => [t.subject.id, t.object.id]));
+        const result = {
+          source: params.path !== undefined ? "path" : "git",
+          files: walk.files.length,
+          parsed_files: files.filter((f) => f.parsed).length,
+          symbols: files.reduce((n, f) => n + (f.parsed?.symbols.length ?? 0), 0),
+          bytes: walk.bytesRead,
+          truncated: walk.truncated,
+          nodes: nodes.size,
+          edges: triples.length,
+          imports: triples.filter((t) => t.predicate === "imports").length,
+          pruned,
+        };
+        return {
+          result,
+          persist: async (tx) => void (await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId })),
+        };
+      } finally {
+        await snapshot.dispose();
+      }
+    },
+  });
+}
