@@ -4,19 +4,27 @@
  * the embedding refresh it enqueues (same primary session), path refusals,
  * AI tasks through the LLM registry, fix proposals as unified diffs.
  */
-import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { execFile } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildMemoryServices } from "../../api/memory";
 import { systemClock } from "../../core/clock";
 import type { Config } from "../../core/config";
+import { ExecutionContext, runInExecution } from "../../core/execution/context";
+import { LOCAL_LABEL } from "../../core/llm/local";
+import { buildLlmRegistry } from "../../core/llm/registry";
 import { silentLogger } from "../../core/log";
 import { repoNodeId } from "../../core/memory/ids";
 import type { MemoryServices } from "../../core/memory/services";
 import type { JobRow } from "../../queues/jobs";
 import { submitJob, type JobQueue } from "../../queues/submit";
+import { AI_KIND, aiHandler } from "../../workers/pools/ai";
 import { EMBEDDING_KIND } from "../../workers/pools/embedding";
+import { FIX_KIND, fixHandler } from "../../workers/pools/fix";
 import { INGEST_KIND } from "../../workers/pools/ingest";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
@@ -155,5 +163,100 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
       expect(JSON.stringify(done.result ?? null)).not.toContain(path.basename(outside));
     }
     expect(await memory.repository.store.searchNodes(e.account.repoId, ["secret"], 10)).toEqual([]);
+  });
+
+  it("an AI task answers from the ingested graph and the caller's session memory with the local provider; another session's facts are not used", async () => {
+    const e = await seedExecution(t().db, systemClock);
+    expect((await settle((await submit(e, INGEST_KIND, { path: await fixture("ai") })).id)).status).toBe("succeeded");
+    const scope = { identity: e.identity, ns: e.account.repoId, expiresAt: Date.now() + 3_600_000 };
+    await memory.sessions.upsert(scope, { triples: [{ subject: "verifyToken", predicate: "reviewed_by", object: "alice" }] });
+    const other = await seedExecution(t().db, systemClock, { account: e.account });
+    await memory.sessions.upsert({ ...scope, identity: other.identity }, { triples: [{ subject: "verifyToken", predicate: "reviewed_by", object: "mallory" }] });
+
+    const done = await settle((await submit(e, AI_KIND, { task: "question", question: "Who reviewed verifyToken and where is verifyToken defined?" })).id);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    const r = done.result as { answer: string; provider: string; sources: Array<{ scope: string }> };
+    expect(r.provider).toBe("local");
+    expect(r.answer.startsWith(LOCAL_LABEL)).toBe(true);
+    expect(r.answer).toContain("verifyToken reviewed by alice (session memory)");
+    expect(r.answer).toContain("src/auth.ts#AuthService contains src/auth.ts#AuthService.verifyToken (repository memory)");
+    expect(r.answer).not.toContain("mallory");
+    expect(new Set(r.sources.map((x) => x.scope))).toEqual(new Set(["session", "repository"]));
+
+    const summary = await settle((await submit(e, AI_KIND, { task: "summary" })).id);
+    expect(summary.status).toBe("succeeded");
+    expect((summary.result as { answer: string }).answer).toContain(`${e.account.repoName} contains src/auth.ts`);
+  });
+
+  it("the LLM registry refuses without an identity before provider lookup or network work; with one it calls the OpenAI-compatible endpoint", async () => {
+    let hits = 0;
+    let body: { model?: string; messages?: Array<{ content: string }> } = {};
+    const server: Server = createServer((req, res) => {
+      hits++;
+      let raw = "";
+      req.on("data", (c: Buffer) => (raw += c.toString()));
+      req.on("end", () => {
+        body = JSON.parse(raw) as typeof body;
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: `echo: ${body.messages?.[1]?.content.split("\n")[0]}` } }] }));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const registry = buildLlmRegistry({ LLM_PROVIDER: "openai", LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: "tiny", LLM_API_KEY: undefined });
+      const req = { task: "question" as const, prompt: "what is x?", facts: [] };
+      await expect(registry.complete(req)).rejects.toMatchObject({ code: "unauthenticated" });
+      await expect(registry.complete(req, { provider: "no-such-provider" })).rejects.toMatchObject({ code: "unauthenticated" });
+      const canceled = new AbortController();
+      canceled.abort();
+      const e = await seedExecution(t().db, systemClock);
+      await expect(runInExecution(new ExecutionContext({ identity: e.identity, signal: canceled.signal }), () => registry.complete(req))).rejects.toMatchObject({ code: "canceled" });
+      expect(hits).toBe(0);
+      const answer = await runInExecution(new ExecutionContext({ identity: e.identity }), () => registry.complete(req));
+      expect(answer).toEqual({ text: "echo: Question: what is x?", provider: "openai", model: "tiny" });
+      expect(hits).toBe(1);
+      expect(body.model).toBe("tiny");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("AI and fix runners refuse a missing context before reading their stores", async () => {
+    const e = await seedExecution(t().db, systemClock);
+    const llm = buildLlmRegistry(config);
+    const row = await jobRow(t().db, (await submit(e, AI_KIND, { task: "summary" })).id);
+    const base = { job: row, identity: null, signal: new AbortController().signal, db: t().db, clock: systemClock, logger: silentLogger() };
+    // No execution is bound here: the handlers stop at requireIdentity(), before retrieval or file reads.
+    await expect(aiHandler({ memory, llm }).run({ ...base, params: { task: "summary" } })).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(fixHandler({ config, memory, llm }).run({ ...base, params: { problem: "rename a to b" } })).rejects.toMatchObject({ code: "unauthenticated" });
+  });
+
+  it("a fix job proposes a unified diff that git apply accepts on the snapshot; it is never restartable", async () => {
+    const e = await seedExecution(t().db, systemClock);
+    const dir = await fixture("fix");
+    expect((await settle((await submit(e, INGEST_KIND, { path: dir })).id)).status).toBe("succeeded");
+    const job = await submit(e, FIX_KIND, { problem: "Rename verifyToken to checkToken: the name clashes with the JWT helper." });
+    expect([job.restartable, job.max_attempts, job.pool]).toEqual([false, 1, "fix"]);
+    const done = await settle(job.id);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    const r = done.result as { patch: string; files: string[]; provider: string };
+    expect(r.provider).toBe("local");
+    expect(r.files).toContain("src/auth.ts");
+    expect(r.patch).toContain("-  async verifyToken(token: string): Promise<boolean> {");
+    expect(r.patch).toContain("+  async checkToken(token: string): Promise<boolean> {");
+    const patchFile = path.join(outside, `fix-${e.account.repoId}.diff`);
+    await writeFile(patchFile, r.patch);
+    const run = promisify(execFile);
+    await run("git", ["apply", "--check", patchFile], { cwd: dir });
+    await run("git", ["apply", patchFile], { cwd: dir });
+    const applied = await readFile(path.join(dir, "src/auth.ts"), "utf8");
+    expect(applied).toContain("async checkToken(token: string)");
+    expect(applied).not.toContain("verifyToken");
+
+    // A problem with no concrete edit: no patch, said so; nothing invented.
+    const vague = await settle((await submit(e, FIX_KIND, { problem: "make auth better", path: dir })).id);
+    expect(vague.status).toBe("succeeded");
+    expect((vague.result as { patch: string | null }).patch).toBeNull();
   });
 });

@@ -8,19 +8,27 @@ import type { Config } from "../../core/config";
 import type { MemoryServices } from "../../core/memory/services";
 import type { JobQueue } from "../../queues/submit";
 import type { JobHandler } from "../handler";
+import { buildLlmRegistry, type LlmRegistry } from "../../core/llm/registry";
+import { aiHandler } from "./ai";
 import { embeddingHandler } from "./embedding";
+import { fixHandler } from "./fix";
 import { ingestHandler } from "./ingest";
 
 export interface KindDeps {
   config: Config;
   memory: MemoryServices;
   queue: () => JobQueue;
+  /** Defaults to the registry the configuration names (LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY). */
+  llm?: LlmRegistry;
 }
 
 export function jobKindHandlers(deps: KindDeps): JobHandler[] {
   const repository = deps.memory.repository;
+  const llm = deps.llm ?? buildLlmRegistry(deps.config);
   return [
     ingestHandler({ config: deps.config, repository, queue: deps.queue }),
     embeddingHandler({ repository, queue: deps.queue }),
+    aiHandler({ memory: deps.memory, llm }),
+    fixHandler({ config: deps.config, memory: deps.memory, llm }),
   ] as JobHandler[];
 }

@@ -1,0 +1,57 @@
+/**
+ * The ai pool's kind (WRK-3): a question or a summary over a repository.
+ * It refuses a missing execution context before reading any store, retrieves
+ * from repository memory and the caller's session memory, calls the LLM
+ * registry (which checks the context again before provider lookup or network
+ * work), and stores the answer as the job's result.
+ */
+import { z } from "zod";
+import { AppError } from "../../core/errors";
+import { requireIdentity } from "../../core/execution/context";
+import { AI_MAX_CONTEXT_FACTS, AI_MAX_QUESTION_CHARS } from "../../core/limits";
+import type { LlmRegistry } from "../../core/llm/registry";
+import type { MemoryServices } from "../../core/memory/services";
+import { defineHandler, type JobHandler } from "../handler";
+import { retrieveContext } from "./retrieve";
+
+export const AI_KIND = "ai.task";
+
+export const aiParams = z
+  .strictObject({
+    task: z.enum(["question", "summary"]),
+    question: z.string().trim().min(1).max(AI_MAX_QUESTION_CHARS).optional(),
+  })
+  .refine((p) => p.task !== "question" || p.question !== undefined, { message: "a question task needs question", path: ["question"] });
+
+export type AiParams = z.infer<typeof aiParams>;
+
+/** What a summary retrieves with when no focus is given. */
+const SUMMARY_QUERY = "repository contains file class function method imports";
+
+export function aiHandler(deps: { memory: MemoryServices; llm: LlmRegistry }): JobHandler<AiParams> {
+  return defineHandler({
+    kind: AI_KIND,
+    pool: "ai",
+    restartable: true,
+    maxAttempts: 3,
+    repoLevel: "read",
+    params: aiParams,
+    async run({ job, params, repo, db, clock }) {
+      const identity = requireIdentity();
+      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      // A summary starts from the repository's own node (its name), whose `contains` edges list the files.
+      const query = params.question ?? `${repo.repoName} ${SUMMARY_QUERY}`;
+      const facts = await retrieveContext({ memory: deps.memory, db, clock }, job, identity, repo.repoId, query, AI_MAX_CONTEXT_FACTS);
+      const answer = await deps.llm.complete({ task: params.task, prompt: query, facts });
+      return {
+        result: {
+          task: params.task,
+          answer: answer.text,
+          provider: answer.provider,
+          model: answer.model,
+          sources: facts.map((f) => ({ scope: f.scope, fact_id: f.fact_id })),
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * The fix pool's kind (WRK-5): a patch proposal — a unified diff — for a
+ * described problem in an ingested snapshot directory (`path`, or the path of
+ * the repository's latest successful local ingest), never applied, stored as
+ * the job's result. Registered `restartable: false`, `maxAttempts: 1`: an
+ * interrupted fix job ends `abandoned` and never runs again (JOB-4).
+ *
+ * It refuses a missing execution context before reading any store. Files are
+ * chosen from `files`, or from the repository memory the problem recalls
+ * (code-graph names carry the file path), read only from inside the snapshot
+ * (realpath), bounded in count and size; then the LLM registry proposes the
+ * patch (local strategy, or the configured model).
+ */
+import { readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { Config } from "../../core/config";
+import { AppError } from "../../core/errors";
+import { requireIdentity } from "../../core/execution/context";
+import { looksLikeUnifiedDiff } from "../../core/fix/diff";
+import { isInside, resolveLocalSource } from "../../core/ingest/source";
+import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, FIX_MAX_PROBLEM_CHARS, INGEST_MAX_FILE_BYTES } from "../../core/limits";
+import type { LlmRegistry } from "../../core/llm/registry";
+import type { MemoryServices } from "../../core/memory/services";
+import type { Db } from "../../db/schema";
+import { defineHandler, type JobHandler } from "../handler";
+import { INGEST_KIND } from "./ingest";
+import { retrieveContext } from "./retrieve";
+
+export const FIX_KIND = "fix.propose";
+
+const relPath = z.string().min(1).max(1024).refine((p) => !path.isAbsolute(p) && !p.split(/[\\/]/).includes(".."), { message: "a relative path inside the snapshot" });
+
+export const fixParams = z.strictObject({
+  problem: z.string().trim().min(1).max(FIX_MAX_PROBLEM_CHARS),
+  path: z.string().min(1).max(4096).optional(),
+  files: z.array(relPath).min(1).max(FIX_MAX_FILES).optional(),
+});
+
+export type FixParams = z.infer<typeof fixParams>;
+
+/** The path of the repository's latest successful local-path ingest, if any. */
+async function lastIngestedPath(db: Db, repoId: string): Promise<string | null> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select("params")
+    .where("repo_id", "=", repoId)
+    .where("kind", "=", INGEST_KIND)
+    .where("status", "=", "succeeded")
+    .orderBy("finished_at", "desc")
+    .limit(10)
+    .execute();
+  for (const r of rows) {
+    const p = (r.params as { path?: unknown } | null)?.path;
+    if (typeof p === "string") return p;
+  }
+  return null;
+}
+
+async function readInside(root: string, rel: string): Promise<string | null> {
+  const real = await realpath(path.join(root, rel)).catch(() => null);
+  if (!real || !isInside(root, real)) return null;
+  const st = await stat(real).catch(() => null);
+  if (!st?.isFile() || st.size > INGEST_MAX_FILE_BYTES) return null;
+  const text = await readFile(real, "utf8");
+  return text.includes("\0") ? null : text;
+}
+
+/** An LLM may wrap the diff in a fence; the diff itself is what is kept. */
+function unfence(text: string): string {
+  const m = /```(?:diff|patch)?\n([\s\S]*?)```/.exec(text);
+  return (m ? m[1]! : text).trim() + "\n";
+}
+
+export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; memory: MemoryServices; llm: LlmRegistry }): JobHandler<FixParams> {
+  return defineHandler({
+    kind: FIX_KIND,
+    pool: "fix",
+    restartable: false,
+    maxAttempts: 1,
+    repoLevel: "write",
+    params: fixParams,
+    async run({ job, params, repo, db, clock }) {
+      const identity = requireIdentity();
+      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      const source = params.path ?? (await lastIngestedPath(db, repo.repoId));
+      if (!source) throw new AppError("validation_failed", { message: "No snapshot path was given and the repository has no local ingest.", details: { field: "path" } });
+      const root = await resolveLocalSource(source, deps.config.INGEST_ALLOWED_ROOTS);
+      const facts = await retrieveContext({ memory: deps.memory, db, clock }, job, identity, repo.repoId, params.problem, AI_MAX_CONTEXT_FACTS);
+      const candidates = params.files ?? [
+        ...new Set(
+          facts
+            .filter((f) => f.scope === "repository")
+            .flatMap((f) => [f.subject, f.object])
+            .filter((n) => /\.[A-Za-z0-9]+(#|$)/.test(n))
+            .map((n) => n.split("#")[0]!),
+        ),
+      ];
+      const files: Array<{ path: string; text: string }> = [];
+      for (const rel of candidates.slice(0, FIX_MAX_FILES)) {
+        const text = await readInside(root, rel);
+        if (text !== null) files.push({ path: rel, text });
+      }
+      const answer = await deps.llm.complete({ task: "fix", prompt: params.problem, facts, files });
+      const patch = answer.text.trim() === "" ? null : unfence(answer.text);
+      if (patch !== null && (!looksLikeUnifiedDiff(patch) || Buffer.byteLength(patch) > FIX_MAX_PATCH_BYTES)) {
+        throw new AppError("unavailable", { message: "The provider did not return a usable unified diff." });
+      }
+      return {
+        result: {
+          patch,
+          files: files.map((f) => f.path),
+          provider: answer.provider,
+          model: answer.model,
+          ...(patch === null ? { reason: "The provider found no concrete edit for this problem." } : {}),
+        },
+      };
+    },
+  });
+}
