@@ -6,7 +6,8 @@
  *     (TEST_DATABASE_URL; skipped with a note when unset).
  *  2. Quality: recall@5 on the labelled set (bench/recall-labelled.ts) for
  *     BM25 alone, dense alone and fused (RRF), through the same engine path.
- * Run alone: npx tsx bench/recall.ts
+ * Run alone: npx tsx bench/recall.ts (BENCH_RECALL_LATENCY=0 skips the latency
+ * part; BENCH_RECALL_HELDOUT=0 hides the held-out split, as used while tuning).
  */
 import pg from "pg";
 import { randomBytes } from "node:crypto";
@@ -20,7 +21,7 @@ import { InMemorySessionStore } from "../db/graph/memory/session-store";
 import { PostgresSessionStore } from "../db/graph/postgres/session-store";
 import { LocalVectorIndex, MemoryVectorRows } from "../db/vector/local";
 import { PostgresVectorRows } from "../db/vector/local-postgres";
-import { distractors, FACTS, QUERIES, type Triple } from "./recall-labelled";
+import { distractors, FACTS, generatedQueries, QUERIES, type LabelledQuery, type Triple } from "./recall-labelled";
 
 const DAY = 24 * 3600 * 1000;
 const LATENCY_QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
@@ -41,8 +42,8 @@ export interface RecallBench {
   quality: Quality[];
 }
 
-function scopeFor(now: number): MemoryScope {
-  const tag = randomBytes(4).toString("hex");
+/** A fresh scope; a fixed `tag` makes IDs (and so ranking tie-breaks) reproducible across runs. */
+function scopeFor(now: number, tag = randomBytes(4).toString("hex")): MemoryScope {
   const identity = makeIdentity({ tenant_id: `org-${tag}`, subject_id: `usr-${tag}`, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
   return { identity, ns: `repo-${tag}`, expiresAt: now + 7 * DAY };
 }
@@ -105,17 +106,17 @@ async function openPostgres(): Promise<{ d: OpenDatabase; cleanup: () => Promise
   };
 }
 
-async function quality(set: string, facts: Triple[]): Promise<Quality> {
+async function quality_(set: string, facts: Triple[], queries: LabelledQuery[]): Promise<Quality> {
   const clock = new ManualClock(Date.UTC(2026, 11, 2));
   const engine = new SessionMemoryEngine({ store: new InMemorySessionStore(), clock, vectors: new LocalVectorIndex(new MemoryVectorRows()), embedder: new LocalHashEmbedder() });
-  const scope = scopeFor(clock.now().getTime());
+  const scope = scopeFor(clock.now().getTime(), "quality");
   const written = await engine.upsert(scope, { triples: facts.map(([subject, subject_type, predicate, object, object_type]) => ({ subject, subject_type, predicate, object, object_type })) });
   const ids = written.facts.map((f) => f.fact_id);
   const k = 5;
   const modes = ["lexical", "dense", "fused"] as const;
   const total = { lexical: 0, dense: 0, fused: 0 };
   const byStyle: Quality["byStyle"] = {};
-  for (const q of QUERIES) {
+  for (const q of queries) {
     const s = (byStyle[q.style] ??= { bm25: 0, dense: 0, fused: 0, n: 0 });
     s.n++;
     for (const mode of modes) {
@@ -132,11 +133,10 @@ async function quality(set: string, facts: Triple[]): Promise<Quality> {
     s.dense = avg(s.dense, s.n);
     s.fused = avg(s.fused, s.n);
   }
-  return { set, facts: written.facts.length, queries: QUERIES.length, k, bm25: avg(total.lexical, QUERIES.length), dense: avg(total.dense, QUERIES.length), fused: avg(total.fused, QUERIES.length), byStyle };
+  return { set, facts: written.facts.length, queries: queries.length, k, bm25: avg(total.lexical, queries.length), dense: avg(total.dense, queries.length), fused: avg(total.fused, queries.length), byStyle };
 }
 
-export async function benchRecall(): Promise<RecallBench> {
-  const latency: RecallBench["latency"] = [];
+async function latencyAll(latency: RecallBench["latency"]): Promise<void> {
   const clock = new ManualClock(Date.now());
   const embedder = new LocalHashEmbedder();
   const lite = await openDatabase({});
@@ -157,6 +157,11 @@ export async function benchRecall(): Promise<RecallBench> {
       await server.cleanup();
     }
   } else if (!latency.some((l) => l.store === "postgres")) latency.push({ store: "postgres", skipped: "TEST_DATABASE_URL is not set" });
+}
+
+export async function benchRecall(): Promise<RecallBench> {
+  const latency: RecallBench["latency"] = [];
+  if (process.env.BENCH_RECALL_LATENCY !== "0") await latencyAll(latency);
   const full = [...FACTS];
   const seen = new Set(full.map((f) => `${f[0]}|${f[2]}|${f[3]}`.toLowerCase()));
   for (const d of distractors(2 * MAX_FACTS_PER_NAMESPACE)) {
@@ -166,7 +171,17 @@ export async function benchRecall(): Promise<RecallBench> {
     seen.add(k);
     full.push(d);
   }
-  return { latency, quality: [await quality("labelled facts only", FACTS), await quality("labelled + distractors (full namespace)", full)] };
+  const generated = generatedQueries();
+  const groups: Array<[string, LabelledQuery[]]> = [
+    ["hand-written queries", QUERIES],
+    ["generated queries, dev split", generated.filter((q) => q.split === "dev")],
+  ];
+  if (process.env.BENCH_RECALL_HELDOUT !== "0") groups.push(["generated queries, held-out split", generated.filter((q) => q.split === "heldout")]);
+  const quality: Quality[] = [];
+  for (const [factSet, facts] of [["labelled facts only", FACTS], ["labelled + distractors (full namespace)", full]] as const) {
+    for (const [group, queries] of groups) quality.push(await quality_(`${factSet}; ${group}`, [...facts], queries));
+  }
+  return { latency, quality };
 }
 
 export function printRecall(r: RecallBench): void {

@@ -4,18 +4,19 @@
  * frozen identity (makeIdentity output), so embedding work always runs under
  * a resolved execution.
  *
- *  - LocalHashEmbedder (default, no download, deterministic): feature hashing
- *    of word tokens, identifier parts and character trigrams into `dim`
- *    buckets with signed hashing, L2-normalised. Trigrams make it tolerant of
- *    inflections and abbreviations ("tokens" ~ "TokenStore", "auth" ~
- *    "authentication") where exact-term BM25 is not.
+ *  - LocalHashEmbedder (default, no download, deterministic): signed feature
+ *    hashing of identifier parts (stemmed word, 4-letter prefix, character
+ *    3/4-grams) into `dim` buckets, L2-normalised. It models sub-word and
+ *    morphological similarity ("tokens" ~ "TokenStore", "auth" ~
+ *    "authentication", "caching" ~ "CacheLayer"), the complement of BM25's
+ *    exact terms.
  *  - OpenAIEmbedder: any OpenAI-compatible `/embeddings` endpoint (OpenAI,
  *    Ollama, vLLM), by configuration.
  */
 import { createHash } from "node:crypto";
 import { AppError } from "../errors";
 import { makeIdentity, sameIdentity, type Identity } from "../execution/identity";
-import { tokenize } from "../recall/tokenize";
+import { stem, tokenize } from "../recall/tokenize";
 
 export interface Embedder {
   /** Names the vector space; vectors of different models never mix. */
@@ -39,25 +40,60 @@ function bucket(feature: string, dim: number): [number, number] {
   return [idx, sign];
 }
 
+/** Feature weights of the local embedder (see `LocalHashEmbedder.vector`). */
+const WORD_WEIGHT = 1;
+const PREFIX_WEIGHT = 0.6;
+const GRAMS_WEIGHT = 1.2;
+
 export class LocalHashEmbedder implements Embedder {
   readonly model: string;
+  private readonly cache = new Map<string, Array<[number, number]>>();
+
   constructor(readonly dim = 256) {
-    this.model = `local-hash-${dim}`;
+    // v2: character n-grams per identifier part; a different space than v1's
+    // word+trigram hashing, so it has its own model name (vectors never mix).
+    this.model = `local-hash-v2-${dim}`;
   }
 
+  /**
+   * Each identifier part or word (camelCase, snake_case, paths split) adds
+   * signed, hashed features:
+   *  - the stemmed word (weight 1): inflections meet (`invoices`/`Invoice`);
+   *  - its first four letters (0.6): abbreviations meet (`auth`/`authentication`,
+   *    `repo`/`repository`);
+   *  - its character 3- and 4-grams with boundary marks, together weighted
+   *    1.2 and spread evenly (each gram 1.2/√n), so a long word does not
+   *    outweigh a short one: morphological and sub-word similarity
+   *    (`caching`/`CacheLayer`, `scanning`/`VirusScanner`).
+   * The sum is L2-normalised. Deterministic, no vocabulary, no IDF, no download.
+   */
   vector(text: string): number[] {
     const v = new Array<number>(this.dim).fill(0);
-    const add = (f: string, w: number) => {
-      const [i, s] = bucket(f, this.dim);
-      v[i]! += s * w;
-    };
     for (const t of tokenize(text)) {
-      add(`w:${t}`, 1);
-      const padded = `^${t}$`;
-      for (let i = 0; i + 3 <= padded.length; i++) add(`g:${padded.slice(i, i + 3)}`, 0.5);
+      for (const [i, w] of this.features(t)) v[Math.abs(i) - 1]! += Math.sign(i) * w;
     }
     const norm = Math.sqrt(v.reduce((n, x) => n + x * x, 0));
     return norm === 0 ? v : v.map((x) => x / norm);
+  }
+
+  /** Signed (bucket+1, weight) pairs of one token, memoised. */
+  private features(token: string): Array<[number, number]> {
+    const hit = this.cache.get(token);
+    if (hit) return hit;
+    const out: Array<[number, number]> = [];
+    const add = (f: string, w: number) => {
+      const [i, s] = bucket(f, this.dim);
+      out.push([s * (i + 1), w]);
+    };
+    add(`w:${stem(token)}`, WORD_WEIGHT);
+    if (token.length >= 4 && !/^[0-9]+$/.test(token)) add(`p:${token.slice(0, 4)}`, PREFIX_WEIGHT);
+    const padded = `^${token}$`;
+    const grams: string[] = [];
+    for (const n of [3, 4]) for (let i = 0; i + n <= padded.length; i++) grams.push(padded.slice(i, i + n));
+    for (const g of grams) add(`g:${g}`, GRAMS_WEIGHT / Math.sqrt(grams.length));
+    if (this.cache.size > 50_000) this.cache.clear();
+    this.cache.set(token, out);
+    return out;
   }
 
   async embed(identity: Identity, texts: string[], signal?: AbortSignal): Promise<number[][]> {

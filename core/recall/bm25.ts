@@ -1,9 +1,10 @@
 /**
  * Bounded BM25 (VEC-3). Scores at most MAX_BM25_DOCUMENTS documents per call
- * (the scoped candidate pool), with the usual k1/b parameters. Pure: no I/O.
+ * (the scoped candidate pool), with the usual k1/b parameters, over
+ * `lexicalTerms` (stemmed identifier parts + whole identifiers). Pure: no I/O.
  */
 import { MAX_BM25_DOCUMENTS } from "../limits";
-import { tokenize } from "./tokenize";
+import { lexicalTerms } from "./tokenize";
 
 export interface LexicalDoc {
   id: string;
@@ -19,12 +20,13 @@ export function bm25(docs: LexicalDoc[], query: string, opts: { limit: number; k
   const k1 = opts.k1 ?? 1.2;
   const b = opts.b ?? 0.75;
   const pool = docs.slice(0, MAX_BM25_DOCUMENTS);
-  const qTerms = [...new Set(tokenize(query))];
+  const qTerms = [...new Set(lexicalTerms(query))];
   if (qTerms.length === 0 || pool.length === 0) return [];
-  const tokenized = pool.map((d) => tokenize(d.text));
+  const tokenized = pool.map((d) => lexicalTerms(d.text));
   const avgLen = tokenized.reduce((n, t) => n + t.length, 0) / pool.length || 1;
+  const wanted = new Set(qTerms);
   const df = new Map<string, number>();
-  for (const terms of tokenized) for (const t of new Set(terms)) if (qTerms.includes(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const terms of tokenized) for (const t of new Set(terms)) if (wanted.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const N = pool.length;
   const out: Ranked[] = [];
   tokenized.forEach((terms, i) => {

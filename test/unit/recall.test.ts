@@ -4,11 +4,32 @@ import { LocalHashEmbedder } from "../../core/memory/embedder";
 import { LocalExtractor } from "../../core/memory/extractor";
 import { bm25 } from "../../core/recall/bm25";
 import { rrf } from "../../core/recall/rrf";
-import { tokenize } from "../../core/recall/tokenize";
+import { lexicalTerms, stem, tokenize } from "../../core/recall/tokenize";
 
 describe("tokenize / bm25 / rrf", () => {
   it("splits code identifiers", () => {
     expect(tokenize("TokenStore.issue() uses HTTPServer_v2")).toEqual(["token", "store", "issue", "uses", "http", "server", "v", "2"]);
+  });
+
+  it("stems lightly and consistently; lexical terms add whole multi-part identifiers", () => {
+    const same = (...ws: string[]) => expect(new Set(ws.map(stem)).size).toBe(1);
+    same("invoices", "invoice");
+    same("caching", "cache", "cached");
+    same("scanner", "scanning");
+    same("shipping", "ships", "shipped");
+    same("currencies", "currency");
+    expect(stem("status")).toBe("status");
+    expect(stem("v2")).toBe("v2");
+    expect(lexicalTerms("Who calls TokenStore?")).toEqual(["call", "token", "stor", "tokenstore"]);
+  });
+
+  it("bm25 matches inflections and ranks the exact identifier above its scattered words", () => {
+    const docs = [
+      { id: "exact", text: "TokenStore stores in RedisCluster" },
+      { id: "scattered", text: "Token issues Store receipts" },
+    ];
+    expect(bm25(docs, "TokenStore", { limit: 10 }).map((x) => x.id)).toEqual(["exact", "scattered"]);
+    expect(bm25([{ id: "inv", text: "InvoiceRepository stores_in PostgresPrimary" }], "invoices", { limit: 10 }).map((x) => x.id)).toEqual(["inv"]);
   });
 
   it("bm25 ranks the document with the rarer matching term first and ignores non-matching ones", () => {
@@ -40,6 +61,19 @@ describe("local embedder and extractor", () => {
     const [inv, invoices, stripe] = await e.embed(id, ["InvoiceRepository", "invoices", "StripeGateway"]);
     const dot = (a: number[], b: number[]) => a.reduce((n, x, i) => n + x * b[i]!, 0);
     expect(dot(inv!, invoices!)).toBeGreaterThan(dot(inv!, stripe!) + 0.1);
+  });
+
+  it("the local embedder captures sub-word similarity (abbreviations, inflections) and is deterministic", async () => {
+    const e = new LocalHashEmbedder();
+    expect(e.model).toBe("local-hash-v2-256");
+    const dot = (a: number[], b: number[]) => a.reduce((n, x, i) => n + x * b[i]!, 0);
+    const [auth, authentication, billing] = await e.embed(id, ["auth", "AuthenticationService", "BillingWorker"]);
+    expect(dot(auth!, authentication!)).toBeGreaterThan(dot(auth!, billing!) + 0.2);
+    const [caching, cacheLayer, ledger] = await e.embed(id, ["caching", "CacheLayer", "LedgerService"]);
+    expect(dot(caching!, cacheLayer!)).toBeGreaterThan(dot(caching!, ledger!) + 0.2);
+    const again = new LocalHashEmbedder().vector("AuthenticationService");
+    expect(again).toEqual(authentication);
+    expect(Math.hypot(...again)).toBeCloseTo(1, 10);
   });
 
   it("extracts code relations deterministically and skips prose and redacted names", async () => {
