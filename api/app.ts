@@ -15,6 +15,7 @@ import { repoMemoryRoutes } from "./routes/repo-memory";
 import { sessionMemoryRoutes } from "./routes/session-memory";
 import { mcpRoutes } from "./mcp/http";
 import { jobRoutes } from "./routes/jobs";
+import { jobSubmitRoutes } from "./routes/job-submit";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
 
@@ -31,6 +32,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(repoMemoryRoutes(ctx));
   app.use(mcpRoutes(ctx));
   app.use(jobRoutes(ctx));
+  app.use(jobSubmitRoutes(ctx));
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));

@@ -29,6 +29,7 @@ import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
 import type { AppContext } from "../context";
 import { registerIdentityTools } from "./tools/identity";
+import { registerJobSubmitTools } from "./tools/job-submit";
 import { registerJobTools } from "./tools/jobs";
 import { registerMemoryTools } from "./tools/memory";
 
@@ -126,5 +127,6 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
   registerIdentityTools(define);
   registerMemoryTools(define);
   registerJobTools(define);
+  registerJobSubmitTools(define);
   return server;
 }

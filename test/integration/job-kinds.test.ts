@@ -11,6 +11,7 @@ import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApp } from "../../api/app";
 import { buildMemoryServices } from "../../api/memory";
 import { systemClock } from "../../core/clock";
 import type { Config } from "../../core/config";
@@ -29,6 +30,8 @@ import { INGEST_KIND } from "../../workers/pools/ingest";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
+import { seedAccount, uniq } from "../support/fixtures";
+import { bearer, call, listen } from "../support/http";
 import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
@@ -258,5 +261,64 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     const vague = await settle((await submit(e, FIX_KIND, { problem: "make auth better", path: dir })).id);
     expect(vague.status).toBe("succeeded");
     expect((vague.result as { patch: string | null }).patch).toBeNull();
+  });
+
+  it("submission routes: 202 {job_id} under the caller's execution, strict bodies, repository permission per kind, headers required, paths not echoed", async () => {
+    const ctx = testContext(t().db, { clock: systemClock, env: { INGEST_ALLOWED_ROOTS: root } });
+    ctx.memory = memory;
+    ctx.jobs = queue;
+    const srv = await listen(createApp(ctx));
+    try {
+      const a = await seedAccount(t().db);
+      const session = uniq("thread");
+      expect((await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: session } })).status).toBe(201);
+      const h = { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": session };
+      const url = (suffix: string) => `/api/v1/repos/${a.repoName}${suffix}`;
+      const dir = await fixture("http");
+
+      // No execution headers: 400 before any work, nothing enqueued.
+      const bare = await call(srv.url, "POST", url("/ingest"), { headers: bearer(a.apiKey), body: { path: dir } });
+      expect(bare.status).toBe(400);
+      expect(await t().db.selectFrom("jobs").select("id").where("repo_id", "=", a.repoId).execute()).toEqual([]);
+
+      const ing = await call(srv.url, "POST", url("/ingest"), { headers: h, body: { path: dir } });
+      expect(ing.status).toBe(202);
+      const job = await settle((ing.body as { job_id: string }).job_id);
+      expect(job.status).toBe("succeeded");
+      expect([job.session_id, job.parent_session_id, job.kind]).toEqual([session, session, INGEST_KIND]);
+      const child = await waitFor(async () => (await t().db.selectFrom("jobs").selectAll().where("repo_id", "=", a.repoId).where("kind", "=", EMBEDDING_KIND).execute())[0]);
+      expect(child.session_id).toBe(session);
+
+      const refused = await call(srv.url, "POST", url("/ingest"), { headers: h, body: { path: outside } });
+      expect(refused.status).toBe(403);
+      expect(refused.text).not.toContain(outside);
+      expect(refused.text).not.toContain(path.basename(outside));
+      expect((await call(srv.url, "POST", url("/ingest"), { headers: h, body: { path: dir, extra: 1 } })).status).toBe(400);
+      expect((await call(srv.url, "POST", url("/ai-tasks"), { headers: h, body: { task: "question" } })).status).toBe(400);
+
+      for (const [suffix, body] of [
+        ["/ai-tasks", { task: "question", question: "where is verifyToken?" }],
+        ["/fix-jobs", { problem: "rename hashPassword to digestPassword" }],
+        ["/embeddings/refresh", {}],
+      ] as const) {
+        const r = await call(srv.url, "POST", url(suffix), { headers: h, body });
+        expect(r.status, suffix).toBe(202);
+        const done = await settle((r.body as { job_id: string }).job_id);
+        expect(done.status, `${suffix} ${JSON.stringify(done)}`).toBe("succeeded");
+        expect(done.session_id).toBe(session);
+      }
+
+      // A reader may ask, not ingest.
+      const reader = await seedAccount(t().db, { orgId: a.orgId, repoId: a.repoId, repoLevel: "read" });
+      const rs = uniq("thread");
+      await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(reader.apiKey), body: { session_id: rs } });
+      const rh = { ...bearer(reader.apiKey), "x-codesynapse-session": rs, "x-codesynapse-parent-session": rs };
+      expect((await call(srv.url, "POST", url("/ai-tasks"), { headers: rh, body: { task: "summary" } })).status).toBe(202);
+      const denied = await call(srv.url, "POST", url("/ingest"), { headers: rh, body: { path: dir } });
+      expect([denied.status, (denied.body as { error: { code: string } }).error.code]).toEqual([403, "repo_permission_denied"]);
+      expect((await call(srv.url, "POST", url("/fix-jobs"), { headers: rh, body: { problem: "x" } })).status).toBe(403);
+    } finally {
+      await srv.close();
+    }
   });
 });

@@ -1,0 +1,48 @@
+/**
+ * Submission tools (MCP-1): `submit_ingest` and `submit_ai_task`, the twins
+ * of `POST /api/v1/repos/{repo}/ingest` and `/ai-tasks` — the same
+ * `submitRepoJob` (permission, source rules, submitJob). Poll with `get_job`.
+ */
+import { z } from "zod";
+import { AI_MAX_QUESTION_CHARS } from "../../../core/limits";
+import { submitRepoJob } from "../../routes/job-submit";
+import { AI_KIND } from "../../../workers/pools/ai";
+import { INGEST_KIND } from "../../../workers/pools/ingest";
+import type { DefineTool } from "../server";
+
+const repo = z.string().min(1).max(200).describe("The repository: its id, or its name within your organisation.");
+
+export function registerJobSubmitTools(define: DefineTool): void {
+  define(
+    "submit_ingest",
+    {
+      title: "Ingest a repository snapshot",
+      description:
+        "Queues an ingest of a repository snapshot into the repository's code graph (files and symbols as nodes, contains/imports edges), " +
+        "then an embedding refresh. Give exactly one of `path` (a directory under the server's allowed roots) or `git_url` (an allowed host). " +
+        "Needs repository write permission. Returns {job_id}; poll with get_job.",
+      inputSchema: {
+        repo,
+        path: z.string().min(1).max(4096).optional(),
+        git_url: z.string().min(1).max(2048).optional(),
+        ref: z.string().min(1).max(200).optional(),
+      },
+    },
+    async ({ repo: ref, ...params }, run) => submitRepoJob(run.ctx, run.identity, run.caller.actor, INGEST_KIND, ref, params),
+  );
+  define(
+    "submit_ai_task",
+    {
+      title: "Ask about a repository",
+      description:
+        "Queues an AI task over a repository: `task: \"question\"` with `question`, or `task: \"summary\"`. It retrieves from the repository's " +
+        "memory and this thread's session memory and answers through the configured model. Needs read permission. Returns {job_id}; poll with get_job.",
+      inputSchema: {
+        repo,
+        task: z.enum(["question", "summary"]),
+        question: z.string().min(1).max(AI_MAX_QUESTION_CHARS).optional(),
+      },
+    },
+    async ({ repo: ref, ...params }, run) => submitRepoJob(run.ctx, run.identity, run.caller.actor, AI_KIND, ref, params),
+  );
+}
