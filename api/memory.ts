@@ -30,7 +30,12 @@ import { Neo4jSessionStore } from "../db/graph/neo4j/session-store";
 import { Neo4jVectorIndex } from "../db/graph/neo4j/vector-index";
 import { MilvusVectorIndex } from "../db/vector/milvus";
 import { HugeGraphClient, once as onceHugeGraph } from "../db/graph/hugegraph/client";
-import { ensureSchema as ensureHugeGraphSchema, SESSION_SCHEMA as HUGEGRAPH_SESSION_SCHEMA } from "../db/graph/hugegraph/schema";
+import { HugeGraphRepositoryStore } from "../db/graph/hugegraph/repository-store";
+import {
+  ensureSchema as ensureHugeGraphSchema,
+  REPOSITORY_SCHEMA as HUGEGRAPH_REPOSITORY_SCHEMA,
+  SESSION_SCHEMA as HUGEGRAPH_SESSION_SCHEMA,
+} from "../db/graph/hugegraph/schema";
 import { HugeGraphSessionStore } from "../db/graph/hugegraph/session-store";
 
 export function buildEmbedder(config: Config): Embedder {
@@ -97,9 +102,12 @@ function buildGraphStores(config: Config, db: Db): GraphStores {
     if (!config.HUGEGRAPH_URL) throw new AppError("unavailable", { message: "MEMORY_STORE=hugegraph needs HUGEGRAPH_URL." });
     const client = new HugeGraphClient({ url: config.HUGEGRAPH_URL, graph: config.HUGEGRAPH_GRAPH });
     // Property keys, labels and indexes are created once, before the first operation (idempotent).
-    const schema = onceHugeGraph(() => ensureHugeGraphSchema(client, HUGEGRAPH_SESSION_SCHEMA));
-    // Session memory in HugeGraph; repository memory stays in the relational store until its HugeGraph adapter lands.
-    return { store: new HugeGraphSessionStore(client, { schema }), repo: new PostgresRepositoryStore(db), close: async () => undefined };
+    const schema = onceHugeGraph(async () => {
+      await ensureHugeGraphSchema(client, HUGEGRAPH_SESSION_SCHEMA);
+      await ensureHugeGraphSchema(client, HUGEGRAPH_REPOSITORY_SCHEMA);
+    });
+    // Session and repository memory in HugeGraph (Node/FACT for the durable graph).
+    return { store: new HugeGraphSessionStore(client, { schema }), repo: new HugeGraphRepositoryStore(client, { schema }), close: async () => undefined };
   }
   return { store: new PostgresSessionStore(db), repo: new PostgresRepositoryStore(db), close: async () => undefined };
 }

@@ -17,7 +17,7 @@
  * Repository memory:
  *  Node  {repo_id, eid, name, name_key, type, props, origin_session_id?, embedding_model?, embedding?, created_at, updated_at}
  *  FACT  (Node→Node, multiple, sort key fact_id) {repo_id, fact_id, predicate, props, origin_session_id?, created_at}
- *  RepoMemoryLock {repo_id, version}
+ *  RepoMemoryLock {repo_id, version, node_count?, fact_count?}   per-repository counters (appended, so nullable)
  *
  * Indexes (HugeGraph refuses a has() on an unindexed vertex property; a
  * composite SECONDARY index also answers its prefixes):
@@ -50,8 +50,9 @@ s.indexLabel('sessionMemoryEntityByExpiry').onV('SessionMemoryEntity').by('expir
 export const REPOSITORY_SCHEMA = `
 def s = graph.schema()
 ['repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','fact_id','predicate'].each { s.propertyKey(it).asText().ifNotExist().create() }
-['created_at','updated_at','version'].each { s.propertyKey(it).asLong().ifNotExist().create() }
+['created_at','updated_at','version','node_count','fact_count'].each { s.propertyKey(it).asLong().ifNotExist().create() }
 s.vertexLabel('RepoMemoryLock').useCustomizeStringId().properties('repo_id','version').ifNotExist().create()
+s.vertexLabel('RepoMemoryLock').properties('node_count','fact_count').nullableKeys('node_count','fact_count').append()
 s.vertexLabel('Node').useCustomizeStringId()
   .properties('repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','created_at','updated_at')
   .nullableKeys('origin_session_id','embedding_model','embedding').ifNotExist().create()
