@@ -143,7 +143,26 @@ function scopeFor(now: number): MemoryScope {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Fills a fresh namespace, warms up, then times `QUERIES` recalls. Returns "p50 / p95" in ms. */
-async function cell(store: SessionMemoryStore, vectors: SessionVectorIndex | undefined): Promise<string> {
+/** Prints the first failure of a vector index (its cause), so a degraded cell can be diagnosed. */
+function reportingFailures(v: SessionVectorIndex): SessionVectorIndex {
+  let told = false;
+  const tell = (err: unknown) => {
+    if (!told) console.error(`[bench/stores] ${v.kind} failed: ${String((err as Error).message)} / ${String(((err as Error).cause as Error | undefined)?.message ?? "")}`);
+    told = true;
+    throw err;
+  };
+  return {
+    kind: v.kind,
+    upsert: (r) => v.upsert(r).catch(tell),
+    search: (k, q, o) => v.search(k, q, o).catch(tell),
+    deleteScope: (k) => v.deleteScope(k).catch(tell),
+    deleteSession: (t, s, b) => v.deleteSession(t, s, b).catch(tell),
+    deleteExpired: (n, b) => v.deleteExpired(n, b).catch(tell),
+  };
+}
+
+async function cell(store: SessionMemoryStore, index: SessionVectorIndex | undefined): Promise<string> {
+  const vectors = index ? reportingFailures(index) : undefined;
   const clock = new ManualClock(Date.now());
   const warnings = new Map<string, number>();
   const onWarning = (event: string, code: string) => warnings.set(`${event}:${code}`, (warnings.get(`${event}:${code}`) ?? 0) + 1);
@@ -174,7 +193,7 @@ export type StoresRow = { store: string; "lexical only": string; "local vectors"
 
 export async function benchStores(): Promise<StoresRow[]> {
   const milvusUrl = process.env.MILVUS_URL;
-  const milvus = milvusUrl ? new MilvusVectorIndex({ address: milvusUrl, timeoutMs: 10_000 }) : undefined;
+  const milvus = milvusUrl ? new MilvusVectorIndex({ address: milvusUrl, timeoutMs: 10_000, onWarning: (e) => console.error(`[bench/stores] milvus: ${e}`) }) : undefined;
   const out: StoresRow[] = [];
   try {
     for (const s of STORES) {

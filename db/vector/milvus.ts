@@ -122,6 +122,10 @@ export class MilvusVectorIndex implements SessionVectorIndex {
       timeout: this.opts.timeoutMs ?? 10_000,
       maxRetries: 1,
       logLevel: "error",
+      // The SDK pings every 10 s even without calls; gRPC servers with the default policy
+      // (Milvus Lite's Python server) answer with GOAWAY "too_many_pings" and calls stall until
+      // their timeout. Ping rarely, and only while calls are in flight.
+      channelOptions: { "grpc.keepalive_time_ms": 300_000, "grpc.keepalive_permit_without_calls": 0 },
     });
     c.connectPromise.catch(() => this.broken(c));
     this.current = c;
