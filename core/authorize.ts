@@ -3,8 +3,9 @@
  * job runner all run (REG-7, JOB-6). From a principal (org, user, API key or
  * browser sign-in) and a primary session ID it rereads, in one statement, the
  * binding and every account row it depends on — no cache — and returns the
- * frozen Identity. A repository check is separate (`authorizeRepo`), and
- * `authorize` runs it too when asked.
+ * frozen Identity. A repository check is separate (`authorizeRepo`); when
+ * asked, `authorize` reads the repository in that same statement and applies
+ * the same rules (`checkRepo`) after all the others.
  */
 import { sql } from "kysely";
 import { AppError } from "./errors";
@@ -44,6 +45,9 @@ export async function authorize(
   opts: { repo?: { ref: string; level: RepoLevel } } = {},
 ): Promise<Authorized> {
   if (!isValidId(sessionId)) throw new AppError("invalid_session_header");
+  // The repository (when asked) is read by the same statement, through a lateral join running
+  // authorizeRepo's own lookup; its rules are applied below by checkRepo, after every other check.
+  const ref = opts.repo && validRepoRef(opts.repo.ref) ? opts.repo.ref : undefined;
   const row = await db
     .selectFrom("session_bindings as b")
     .leftJoin("users as u", (j) => j.on("u.id", "=", p.userId))
@@ -51,6 +55,11 @@ export async function authorize(
     .leftJoin("memberships as m", (j) => j.on("m.org_id", "=", p.orgId).on("m.user_id", "=", p.userId))
     .leftJoin("api_keys as k", (j) => j.on("k.id", "=", p.apiKeyId ?? ""))
     .leftJoin("login_sessions as ls", (j) => j.on("ls.id", "=", p.loginSessionId ?? ""))
+    .leftJoinLateral(
+      // Without a repository to check, `where false` makes this an empty join the planner drops.
+      () => repoLookup(db, { orgId: p.orgId, userId: p.userId }, ref ?? "").where(sql<boolean>`${ref !== undefined}`).as("rr"),
+      (j) => j.onTrue(),
+    )
     .select([
       "b.org_id",
       "b.user_id",
@@ -66,10 +75,43 @@ export async function authorize(
       "ls.revoked_at as login_revoked_at",
       "ls.expires_at as login_expires_at",
       "ls.user_id as login_user_id",
+      "rr.id as repo_id",
+      "rr.name as repo_name",
+      "rr.org_id as repo_org_id",
+      "rr.level as repo_level",
     ])
     .where("b.session_id", "=", sessionId)
     .executeTakeFirst();
   if (!row) throw new AppError("session_not_found");
+  return applyRules(db, clock, p, sessionId, row, opts.repo && { level: opts.repo.level, looked: ref !== undefined });
+}
+
+/** What authorize's statement reads for one request (binding, accounts, repository). */
+interface AuthorizeRow extends BindingState {
+  user_suspended_at: Date | null;
+  org_suspended_at: Date | null;
+  membership_role: string | null;
+  membership_suspended_at: Date | null;
+  key_revoked_at: Date | null;
+  key_user_id: string | null;
+  login_revoked_at: Date | null;
+  login_expires_at: Date | null;
+  login_user_id: string | null;
+  repo_id: string | null;
+  repo_name: string | null;
+  repo_org_id: string | null;
+  repo_level: RepoLevel | null;
+}
+
+/** The rules, in order, over one read row: binding, credential, account, then the repository. */
+async function applyRules(
+  db: Db | Tx,
+  clock: Clock,
+  p: Principal,
+  sessionId: string,
+  row: AuthorizeRow,
+  repo: { level: RepoLevel; looked: boolean } | undefined,
+): Promise<Authorized> {
   const { identity, expiresAt } = await checkBinding(db, clock, p, sessionId, row);
   const now = clock.now();
   if (p.apiKeyId !== null && (row.key_user_id !== p.userId || row.key_revoked_at)) throw new AppError("api_key_revoked");
@@ -82,8 +124,67 @@ export async function authorize(
   assertAccountActive(row);
 
   const result: Authorized = { identity, expiresAt };
-  if (opts.repo) result.repo = await authorizeRepo(db, { orgId: p.orgId, userId: p.userId }, opts.repo.ref, opts.repo.level);
+  if (repo) {
+    const found = repo.looked && row.repo_id !== null ? { id: row.repo_id, name: row.repo_name!, org_id: row.repo_org_id!, level: row.repo_level } : undefined;
+    result.repo = checkRepo(found, repo.level);
+  }
   return result;
+}
+
+export interface AuthorizeRequest {
+  principal: Principal;
+  sessionId: string;
+  repo?: { ref: string; level: RepoLevel };
+}
+
+/**
+ * Many authorize() checks in ONE statement (the job runner's rechecks of the
+ * jobs it is finishing together): each request reads its own rows through a
+ * VALUES list and gets exactly what authorize() would have returned or thrown
+ * — the same rules (applyRules), the same order, the same codes. Results are
+ * in request order: the Authorized, or the AppError it would have thrown.
+ */
+export async function authorizeMany(db: Db | Tx, clock: Clock, reqs: readonly AuthorizeRequest[]): Promise<Array<Authorized | AppError>> {
+  const out: Array<Authorized | AppError | undefined> = reqs.map((r) => (isValidId(r.sessionId) ? undefined : new AppError("invalid_session_header")));
+  const asked = reqs.flatMap((r, i) => (out[i] ? [] : [{ r, i, ref: r.repo && validRepoRef(r.repo.ref) ? r.repo.ref : null }]));
+  if (asked.length > 0) {
+    const values = sql.join(
+      asked.map(({ r, i, ref }) => sql`(${i}::int, ${r.sessionId}::text, ${r.principal.orgId}::text, ${r.principal.userId}::text, ${r.principal.apiKeyId}::text, ${r.principal.loginSessionId}::text, ${ref}::text)`),
+    );
+    const rows = await sql<AuthorizeRow & { i: number }>`
+      select q.i, b.org_id, b.user_id, b.expires_at, b.tombstone_reason, b.tombstoned_at,
+             u.suspended_at as user_suspended_at, o.suspended_at as org_suspended_at,
+             m.role as membership_role, m.suspended_at as membership_suspended_at,
+             k.revoked_at as key_revoked_at, k.user_id as key_user_id,
+             ls.revoked_at as login_revoked_at, ls.expires_at as login_expires_at, ls.user_id as login_user_id,
+             rr.id as repo_id, rr.name as repo_name, rr.org_id as repo_org_id, rr.level as repo_level
+        from (values ${values}) as q(i, session_id, org_id, user_id, api_key_id, login_session_id, repo_ref)
+        left join session_bindings b on b.session_id = q.session_id
+        left join users u on u.id = q.user_id
+        left join organizations o on o.id = q.org_id
+        left join memberships m on m.org_id = q.org_id and m.user_id = q.user_id
+        left join api_keys k on k.id = q.api_key_id
+        left join login_sessions ls on ls.id = q.login_session_id
+        left join lateral (
+          select r.id, r.name, r.org_id, rp.level from repositories r
+            left join repo_permissions rp on rp.repo_id = r.id and rp.user_id = q.user_id
+           where q.repo_ref is not null and r.org_id = q.org_id and (r.id = q.repo_ref or r.name = q.repo_ref)
+           order by case when r.id = q.repo_ref then 0 else 1 end
+           limit 1
+        ) rr on true`.execute(db);
+    const byIndex = new Map(rows.rows.map((row) => [Number(row.i), row]));
+    for (const { r, i, ref } of asked) {
+      const row = byIndex.get(i);
+      try {
+        if (!row) throw new AppError("session_not_found");
+        out[i] = await applyRules(db, clock, r.principal, r.sessionId, row, r.repo && { level: r.repo.level, looked: ref !== null });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        out[i] = err;
+      }
+    }
+  }
+  return out as Array<Authorized | AppError>;
 }
 
 /**
@@ -121,15 +222,28 @@ export async function authorizeRepo(
   ref: string,
   level: RepoLevel,
 ): Promise<RepoAccess> {
-  if (typeof ref !== "string" || ref.length < 1 || ref.length > 128) throw new AppError("repo_not_found");
-  const row = await db
+  if (!validRepoRef(ref)) throw new AppError("repo_not_found");
+  return checkRepo(await repoLookup(db, who, ref).executeTakeFirst(), level);
+}
+
+function validRepoRef(ref: unknown): ref is string {
+  return typeof ref === "string" && ref.length >= 1 && ref.length <= 128;
+}
+
+/** The repository named by id or name within the organisation (the id wins), with this user's grant. */
+function repoLookup(db: Db | Tx, who: { orgId: string; userId: string }, ref: string) {
+  return db
     .selectFrom("repositories as r")
     .leftJoin("repo_permissions as rp", (j) => j.onRef("rp.repo_id", "=", "r.id").on("rp.user_id", "=", who.userId))
     .select(["r.id", "r.name", "r.org_id", "rp.level"])
     .where("r.org_id", "=", who.orgId)
     .where((eb) => eb.or([eb("r.id", "=", ref), eb("r.name", "=", ref)]))
     .orderBy(sql`case when r.id = ${ref} then 0 else 1 end`)
-    .executeTakeFirst();
+    .limit(1);
+}
+
+/** The repository rules: visible only with a grant, and the grant at least the level asked for. */
+function checkRepo(row: { id: string; name: string; org_id: string; level: RepoLevel | null } | undefined, level: RepoLevel): RepoAccess {
   if (!row || !row.level) throw new AppError("repo_not_found");
   if (!levelAtLeast(row.level, level)) throw new AppError("repo_permission_denied", { details: { required: level } });
   return { repoId: row.id, repoName: row.name, orgId: row.org_id, level: row.level };

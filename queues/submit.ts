@@ -6,7 +6,9 @@
  *
  * With `tx`, the row is written in the caller's transaction and not dispatched
  * here (the caller has not committed yet): the PostgreSQL wake-up fires on
- * commit, and the reconciler hands it to BullMQ on its next pass.
+ * commit, and the reconciler hands it to BullMQ on its next pass. Without
+ * `tx`, the insert commits on its own and the dispatcher wakes the pools after
+ * that commit (BullMQ message, or one coalesced NOTIFY per pool).
  */
 import { authorize, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
@@ -63,11 +65,11 @@ export async function submitJob(
     identity: auth.identity,
     actor: { userId: principal.userId, apiKeyId: principal.apiKeyId, loginSessionId: principal.loginSessionId },
     dispatched: !opts.tx,
-  });
+  }, { notify: !!opts.tx });
   if (!row) throw new AppError("conflict");
   if (!opts.tx) {
     try {
-      await q.dispatcher.dispatch([row], now, { fresh: true });
+      await q.dispatcher.dispatch([row], now);
     } catch (err) {
       // The row is durable; the reconciler dispatches it again.
       q.logger?.warn({ code: "dispatch_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "dispatch failed; reconciler will retry");

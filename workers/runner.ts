@@ -6,17 +6,20 @@
  *      its stored ids; validate the stored params against the kind's schema;
  *   2. bind both to a fresh ExecutionContext whose AbortSignal fires on lease
  *      loss, cancel or shutdown, and run the rest inside it (runInExecution);
- *   3. authorize() — the API's own check — before any work;
+ *   3. authorize() — the API's own check — before any work (jobs starting
+ *      together share one authorizeMany statement: same rules, same codes);
  *   4. run the handler;
  *   5. persist in ONE transaction: finishJob (fenced by the lease token, takes
  *      the row lock), authorize() again, then the handler's writes. A lost
  *      lease or a refused recheck rolls everything back: nothing is written.
+ *      A handler with nothing to write: the recheck, then the fenced finish,
+ *      each shared with the jobs finishing at the same moment (workers/coalescer.ts).
  *
  * Outcomes are all written with the lease token in the where clause; a worker
  * that lost its lease writes nothing at all.
  */
 import { randomUUID } from "node:crypto";
-import { authorize, type Authorized, type Principal } from "../core/authorize";
+import { authorize, authorizeMany, type AuthorizeRequest, type Authorized, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import { AppError, coerceError, type ErrorCode } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
@@ -30,8 +33,9 @@ import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
 import { endJob } from "../queues/sql/endJob";
 import { failJob } from "../queues/sql/failJob";
-import { finishJob } from "../queues/sql/finishJob";
+import { finishJob, finishJobs } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
+import { Coalescer } from "./coalescer";
 import type { JobHandler, JobOutcome } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
 
@@ -76,14 +80,39 @@ interface Active {
   abort: (reason: AbortReason) => void;
 }
 
+/** A job with nothing to write but its outcome: recheck (when it has an identity), then the fenced finish. */
+interface Completion {
+  auth: AuthorizeRequest | undefined;
+  id: string;
+  token: string;
+  now: Date;
+  result: unknown;
+}
+
 export class JobRunner {
   readonly workerId: string;
   readonly #active = new Map<string, Active>();
   readonly #idle = new Set<() => void>();
   #closing = false;
+  /** Rechecks before work of jobs starting together: one authorizeMany statement per flush. */
+  readonly #recheck: Coalescer<AuthorizeRequest, Authorized | AppError>;
+  /** Completions of jobs finishing together: one authorizeMany + one fenced finishJobs per flush. */
+  readonly #complete: Coalescer<Completion, "ok" | "lost" | AppError>;
 
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.#recheck = new Coalescer((reqs) => authorizeMany(o.db, o.clock, reqs));
+    this.#complete = new Coalescer(async (items) => {
+      const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
+      const checks = asked.length > 0 ? await authorizeMany(o.db, o.clock, asked) : [];
+      let k = 0;
+      const out: Array<"ok" | "lost" | AppError> = items.map((c) => {
+        const r = c.auth ? checks[k++] : undefined;
+        return r instanceof AppError ? r : "ok";
+      });
+      const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
+      return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
+    });
   }
 
   get activeCount(): number {
@@ -174,12 +203,12 @@ export class JobRunner {
       // 3. Recheck before work.
       let pre: Authorized | undefined;
       if (principal && identity) {
-        try {
-          pre = await authorize(db, clock, principal, identity.session_id, repoCheck);
-        } catch (err) {
-          if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code);
-          throw err;
+        const r = await this.#recheck.run({ principal, sessionId: identity.session_id, ...repoCheck });
+        if (r instanceof AppError) {
+          if (isRefusal(r)) return this.#refuse(row, token, "before_work", r.code);
+          throw r;
         }
+        pre = r;
       }
       if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
 
@@ -213,10 +242,14 @@ export class JobRunner {
             await persist(tx);
           });
         } else {
-          // Nothing to write but the outcome: the same recheck, then the one fenced statement
-          // (the transaction would add only BEGIN/COMMIT: authorize() takes no locks either way).
-          if (principal && identity) await authorize(db, clock, principal, identity.session_id, repoCheck);
-          if (!(await finishJob(db, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
+          // Nothing to write but the outcome: the same recheck, then the fenced finish — both
+          // shared with the jobs finishing at the same moment (one authorizeMany, then one
+          // finishJobs whose every row names its own lease token). A transaction would add only
+          // BEGIN/COMMIT: authorize() takes no locks either way.
+          const auth = principal && identity ? { principal, sessionId: identity.session_id, ...repoCheck } : undefined;
+          const r = await this.#complete.run({ auth, id: row.id, token, now: clock.now(), result: out?.result ?? null });
+          if (r === "lost") throw new LeaseLost();
+          if (r instanceof AppError) throw r;
         }
       } catch (err) {
         if (err instanceof LeaseLost) return "lease_lost";

@@ -12,10 +12,7 @@ export interface DispatchItem {
 
 export interface Dispatcher {
   readonly kind: "postgres" | "bullmq";
-  /**
-   * `fresh`: the rows were just inserted by enqueueJob, whose statement already
-   * notified the PostgreSQL pools (so the PostgreSQL dispatcher has nothing to add).
-   */
-  dispatch(items: readonly DispatchItem[], now: Date, opts?: { fresh?: boolean }): Promise<void>;
+  /** Call after the rows' insert or update has committed. */
+  dispatch(items: readonly DispatchItem[], now: Date): Promise<void>;
   close(): Promise<void>;
 }

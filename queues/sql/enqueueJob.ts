@@ -1,9 +1,14 @@
 /**
- * enqueueJob: inserts queued job rows and wakes the PostgreSQL dispatcher
- * (`pg_notify`, delivered on commit) in one statement. Pass the caller's
- * transaction to enqueue atomically with its other writes; BullMQ dispatch
- * happens after commit (queues/dispatch), and the reconciler covers a crash
- * in between.
+ * enqueueJob: inserts queued job rows and, unless `notify: false`, wakes the
+ * PostgreSQL dispatcher (`pg_notify`, delivered on commit) in the same
+ * statement. Pass the caller's transaction to enqueue atomically with its
+ * other writes; BullMQ dispatch happens after commit (queues/dispatch), and
+ * the reconciler covers a crash in between.
+ *
+ * `notify: false` is for callers that dispatch right after their own commit
+ * (submitJob): a transaction that notifies holds PostgreSQL's global notify
+ * lock through its commit, which serialises every such commit (measured: 16
+ * parallel inserts fell from ≈1,200/s to ≈400/s with the notify inside).
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -30,11 +35,16 @@ export interface NewJob {
   dispatched?: boolean;
 }
 
+export interface EnqueueOptions {
+  /** Notify the PostgreSQL pools on commit (default true). false: the caller dispatches after commit. */
+  notify?: boolean;
+}
+
 export function newJobId(): string {
   return `job_${randomUUID().replaceAll("-", "")}`;
 }
 
-export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[]): Promise<JobRow[]> {
+export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: EnqueueOptions = {}): Promise<JobRow[]> {
   if (jobs.length === 0) return [];
   const rows = jobs.map((j) => ({
     id: newJobId(),
@@ -61,6 +71,7 @@ export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[]): Promi
     created_at: now,
     updated_at: now,
   }));
+  if (opts.notify === false) return (await db.insertInto("jobs").values(rows).onConflict((oc) => oc.doNothing()).returningAll().execute()) as JobRow[];
   const out = await db
     .with("j", (qb) => qb.insertInto("jobs").values(rows).onConflict((oc) => oc.doNothing()).returningAll())
     .selectFrom("j")
@@ -71,6 +82,6 @@ export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[]): Promi
 }
 
 /** One job; undefined when a unique rule refused it (a schedule's job still live). */
-export async function enqueueJob(db: Db | Tx, now: Date, job: NewJob): Promise<JobRow | undefined> {
-  return (await enqueueJobs(db, now, [job]))[0];
+export async function enqueueJob(db: Db | Tx, now: Date, job: NewJob, opts: EnqueueOptions = {}): Promise<JobRow | undefined> {
+  return (await enqueueJobs(db, now, [job], opts))[0];
 }

@@ -43,6 +43,8 @@ const handlers: JobHandler[] = [
       const failTimes = Number((job.params as { failTimes?: number }).failTimes ?? 0);
       if (s.started <= failTimes) throw new Error("transient");
       if (s.gate) await s.gate;
+      // Nothing to write: the runner's batched path (authorizeMany + fenced finishJobs).
+      if ((job.params as { noPersist?: boolean }).noPersist) return { result: { ok: true } };
       return {
         result: { ok: true },
         persist: async (tx) => {
@@ -140,6 +142,25 @@ await describeEachDatabase("job runner, PostgreSQL dispatch", (t) => {
     expect(await effectsOf(t().db, job.id)).toEqual([]);
     const text = await th.metrics.registry.metrics();
     expect(text).toMatch(/codesynapse_job_recheck_refusals_total\{pool="ai",kind="test.write",stage="before_persist",code="session_revoked"\} [1-9]/);
+  });
+
+  it("binding revoked during the run of a job with nothing to write: the batched recheck refuses it", async () => {
+    const e = await seedExecution(t().db, clock);
+    const job = await enqueueFor(t().db, clock, e, { kind: "test.write", params: { noPersist: true } });
+    const s = track(job.id);
+    s.gate = new Promise<void>((r) => (s.open = r));
+    const other = await enqueueFor(t().db, clock, await seedExecution(t().db, clock), { kind: "test.write", params: { noPersist: true } });
+    await waitFor(async () => s.started > 0);
+    await revokeSession(t().db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
+    s.open!();
+    const r = await waitFor(async () => {
+      const x = await jobRow(t().db, job.id);
+      return x.status === "refused" && x;
+    });
+    expect([r.error_code, r.result]).toEqual(["session_revoked", null]);
+    expect(await waitFor(async () => (await jobRow(t().db, other.id)).status === "succeeded")).toBe(true);
+    const text = await th.metrics.registry.metrics();
+    expect(text).toMatch(/codesynapse_job_recheck_refusals_total\{pool="ai",kind="test.write",stage="before_persist",code="session_revoked"\} [2-9]/);
   });
 
   it("retries (bounded, with backoff) carry the same primary session", async () => {

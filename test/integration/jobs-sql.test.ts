@@ -3,13 +3,17 @@
  * reclaim, fix abandonment, schedules — on PGlite and on PostgreSQL.
  */
 import { expect, it } from "vitest";
+import { suspendMember } from "../../core/accounts/accounts";
+import { authorize, authorizeMany, type AuthorizeRequest } from "../../core/authorize";
 import { ManualClock } from "../../core/clock";
+import { AppError } from "../../core/errors";
+import { revokeSession } from "../../core/registry/registry";
 import { inTransaction } from "../../db/transaction";
 import { JobRegistry } from "../../queues/registry";
 import { fireDueSchedules } from "../../queues/scheduler";
 import { claimJobs } from "../../queues/sql/claimJobs";
 import { failJob } from "../../queues/sql/failJob";
-import { finishJob } from "../../queues/sql/finishJob";
+import { finishJob, finishJobs } from "../../queues/sql/finishJob";
 import { reclaimExpiredLeases } from "../../queues/sql/reclaimExpiredLeases";
 import { renewLease } from "../../queues/sql/renewLease";
 import { takeUndispatched } from "../../queues/sql/takeUndispatched";
@@ -151,5 +155,61 @@ await describeEachDatabase("job rows", (t) => {
     expect(again.map((f) => f.scheduleId)).toContain(good);
     expect(again.map((f) => f.scheduleId)).not.toContain(legacy);
     expect(again.find((f) => f.scheduleId === good)!.job).toBeUndefined();
+  });
+
+  it("finishJobs (the batched finish) fences every row by its own lease token", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const pool = "embedding";
+    await t().db.deleteFrom("jobs").where("pool", "=", pool).execute();
+    for (let i = 0; i < 3; i++) await enqueueFor(t().db, clock, e, { pool });
+    const [a, b, c] = await claimJobs(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 3, now: clock.now() });
+    // b's lease expired and was taken over by another worker: its old token must not finish it.
+    clock.advance(LEASE + 1);
+    await reclaimExpiredLeases(t().db, { now: clock.now(), limit: 10 });
+    const [b2] = await claimJobs(t().db, { pool, workerId: "other", leaseMs: LEASE, limit: 1, now: clock.now(), ids: [b!.id] });
+    expect(b2!.lease_token).not.toBe(b!.lease_token);
+    // a and c were reclaimed too (same expiry); give them fresh leases held by "w".
+    const mine = await claimJobs(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 2, now: clock.now(), ids: [a!.id, c!.id] });
+    const tokenOf = new Map(mine.map((r) => [r.id, r.lease_token!]));
+    const done = await finishJobs(t().db, [
+      { id: a!.id, token: tokenOf.get(a!.id)!, now: clock.now(), result: { n: 1 } },
+      { id: b!.id, token: b!.lease_token!, now: clock.now(), result: { n: 2 } },
+      { id: c!.id, token: "not-the-token", now: clock.now(), result: null },
+    ]);
+    expect([...done]).toEqual([a!.id]);
+    expect(await jobRow(t().db, a!.id)).toMatchObject({ status: "succeeded", result: { n: 1 }, lease_token: null });
+    expect(await jobRow(t().db, b!.id)).toMatchObject({ status: "running", lease_owner: "other", lease_token: b2!.lease_token, result: null });
+    expect(await jobRow(t().db, c!.id)).toMatchObject({ status: "running", lease_token: tokenOf.get(c!.id) });
+  });
+
+  it("authorizeMany (the runner's batched recheck) answers each request exactly as authorize() does", async () => {
+    const clock = new ManualClock(Date.now());
+    const ok = await seedExecution(t().db, clock);
+    const revoked = await seedExecution(t().db, clock);
+    await revokeSession(t().db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    const suspended = await seedExecution(t().db, clock);
+    await suspendMember(t().db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    const req = (x: typeof ok, repo?: AuthorizeRequest["repo"], sessionId = x.identity.session_id): AuthorizeRequest => ({ principal: x.principal, sessionId, ...(repo ? { repo } : {}) });
+    const reqs: AuthorizeRequest[] = [
+      req(ok),
+      req(ok, { ref: ok.account.repoId, level: "read" }),
+      req(ok, { ref: ok.account.repoId, level: "admin" }),
+      req(ok, { ref: revoked.account.repoId, level: "read" }), // another org's repository
+      req(ok, { ref: "", level: "read" }),
+      req(ok, undefined, "not a valid id"),
+      req(ok, undefined, revoked.identity.session_id), // someone else's binding
+      req(revoked, { ref: revoked.account.repoId, level: "read" }),
+      req(suspended),
+    ];
+    const one = await Promise.all(
+      reqs.map((r) => authorize(t().db, clock, r.principal, r.sessionId, r.repo ? { repo: r.repo } : {}).catch((err: unknown) => err)),
+    );
+    const many = await authorizeMany(t().db, clock, reqs);
+    const shape = (x: unknown) => (x instanceof AppError ? { code: x.code } : x);
+    expect(many.map(shape)).toEqual(one.map(shape));
+    expect(many.map((x) => (x instanceof AppError ? x.code : "ok"))).toEqual([
+      "ok", "ok", "repo_permission_denied", "repo_not_found", "repo_not_found", "invalid_session_header", "session_forbidden", "session_revoked", "membership_suspended",
+    ]);
   });
 });
