@@ -1,10 +1,17 @@
 /**
  * End-to-end no-op job throughput (`npx tsx bench/jobs.ts`).
  *
- * CodeSynapse, per job: submitJob (authorize + repository check + insert +
- * dispatch) → claim (one statement, shared by both paths) → authorize before
- * work → no-op handler → one persist transaction (lease-fenced finish +
- * authorize again) — with the PostgreSQL-only dispatcher and with BullMQ.
+ * CodeSynapse, per job: submitJob (authorize with the repository check in one
+ * statement + insert + dispatch) → claim (batched, shared by both paths) →
+ * authorize before work → no-op handler → authorize again → lease-fenced
+ * finish — with the PostgreSQL-only dispatcher and with BullMQ. The worker's
+ * two rechecks and the finish are shared by jobs running together
+ * (authorizeMany, finishJobs: every job still rechecked, every row fenced by
+ * its own token). Columns: seconds from the first enqueue to the last
+ * completion, jobs/s, ratio to the first row, stmts/job (every statement any
+ * `pg` client sent in that window, divided by the jobs; "-" without PostgreSQL).
+ * pg-boss runs CONCURRENCY workers fetching and completing batches of 16 (its
+ * fastest setting, so up to 128 jobs in hand); graphile-worker its defaults.
  * Side by side, on the same servers: raw BullMQ (no rows, no checks), pg-boss
  * and graphile-worker doing the same no-op. Each system gets a fresh schema
  * (or key prefix); the clock starts before the first enqueue and stops when
@@ -31,7 +38,8 @@ import { submitJob } from "../queues/submit";
 import { defineHandler, type JobHandler } from "../workers/handler";
 import { startWorkers } from "../workers/host";
 
-const PG_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
+// Read when used: bench/run.ts sets TEST_DATABASE_URL after its imports.
+const pgUrl = () => process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const N = Number(process.env.BENCH_JOBS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -41,6 +49,40 @@ interface Result {
   name: string;
   seconds: number;
   checks: string;
+  /** PostgreSQL statements sent (every pg client query, BEGIN/COMMIT included) per job; undefined when no PostgreSQL. */
+  statementsPerJob?: number;
+}
+
+/**
+ * Counts every statement any `pg` client sends (CodeSynapse, pg-boss and
+ * graphile-worker all use the same `pg` module), by its first words.
+ */
+const statements = new Map<string, number>();
+let counting = false;
+{
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    if (counting) {
+      const q = args[0];
+      const text = typeof q === "string" ? q : ((q as { text?: string } | null)?.text ?? "?");
+      const key = text.replace(/\s+/g, " ").trim().slice(0, 60);
+      statements.set(key, (statements.get(key) ?? 0) + 1);
+    }
+    return original.apply(this, args);
+  };
+}
+function startCounting(): void {
+  statements.clear();
+  counting = true;
+}
+function stopCounting(jobs: number): number {
+  counting = false;
+  const total = [...statements.values()].reduce((a, b) => a + b, 0);
+  if (process.env.BENCH_VERBOSE) {
+    for (const [k, v] of [...statements.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.error(`  ${(v / jobs).toFixed(2).padStart(6)}/job  ${k}`);
+  }
+  return total / jobs;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,7 +106,7 @@ async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs = 300
 
 async function withSchema<T>(fn: (schema: string) => Promise<T>): Promise<T> {
   const schema = `bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
+  const admin = new pg.Client({ connectionString: pgUrl() });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   try {
@@ -77,7 +119,7 @@ async function withSchema<T>(fn: (schema: string) => Promise<T>): Promise<T> {
 
 async function codesynapse(dispatch: "postgres" | "bullmq"): Promise<Result> {
   return withSchema(async (schema) => {
-    const database = await openDatabase({ url: PG_URL, schema, poolSize: CONCURRENCY + SUBMITTERS + 4 });
+    const database = await openDatabase({ url: pgUrl(), schema, poolSize: CONCURRENCY + SUBMITTERS + 4 });
     await migrateToLatest(database.db);
     const db = database.db;
     const clock = systemClock;
@@ -107,11 +149,13 @@ async function codesynapse(dispatch: "postgres" | "bullmq"): Promise<Result> {
     };
     await sleep(300);
     const cpu0 = process.cpuUsage();
+    startCounting();
     const t0 = performance.now();
     await parallel(N, SUBMITTERS, (i) => submitJob(queue, identity, principal, { kind: "bench.noop", params: { i }, repo: repoId }));
     if (process.env.BENCH_VERBOSE) console.error(`enqueued after ${((performance.now() - t0) / 1000).toFixed(2)}s, ${await succeeded()} done`);
     await waitUntil(async () => (await succeeded()) >= N);
     const seconds = (performance.now() - t0) / 1000;
+    const statementsPerJob = stopCounting(N);
     const cpu = process.cpuUsage(cpu0);
     if (process.env.BENCH_VERBOSE) console.error(`node cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)}s over ${seconds.toFixed(2)}s`);
     const left = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<string>().as("n")).where("status", "!=", "succeeded").executeTakeFirstOrThrow();
@@ -125,7 +169,7 @@ async function codesynapse(dispatch: "postgres" | "bullmq"): Promise<Result> {
       if (keys.length) await r.del(...keys);
       await r.quit();
     }
-    return { name: `CodeSynapse, ${dispatch === "bullmq" ? "BullMQ dispatch" : "PostgreSQL dispatch"}`, seconds, checks: "authorize ×3, lease-fenced persist" };
+    return { name: `CodeSynapse, ${dispatch === "bullmq" ? "BullMQ dispatch" : "PostgreSQL dispatch"}`, seconds, checks: "authorize ×3, lease-fenced persist", statementsPerJob };
   });
 }
 
@@ -149,7 +193,7 @@ async function rawBullmq(): Promise<Result> {
 async function pgBoss(): Promise<Result> {
   const { default: PgBoss } = await import("pg-boss");
   return withSchema(async (schema) => {
-    const boss = new PgBoss({ connectionString: PG_URL, schema, max: CONCURRENCY + SUBMITTERS + 4, supervise: false, schedule: false });
+    const boss = new PgBoss({ connectionString: pgUrl(), schema, max: CONCURRENCY + SUBMITTERS + 4, supervise: false, schedule: false });
     boss.on("error", () => undefined);
     await boss.start();
     await boss.createQueue("noop");
@@ -160,12 +204,14 @@ async function pgBoss(): Promise<Result> {
         done += jobs.length;
       });
     }
+    startCounting();
     const t0 = performance.now();
     await parallel(N, SUBMITTERS, (i) => boss.send("noop", { i }));
     await waitUntil(() => done >= N);
     const seconds = (performance.now() - t0) / 1000;
+    const statementsPerJob = stopCounting(N);
     await boss.stop({ graceful: false, wait: true });
-    return { name: "pg-boss 10", seconds, checks: "none" };
+    return { name: "pg-boss 10", seconds, checks: "none", statementsPerJob };
   });
 }
 
@@ -175,43 +221,65 @@ async function graphileWorker(): Promise<Result> {
   return withSchema(async (schema) => {
     let done = 0;
     const runner = await run({
-      connectionString: PG_URL, schema, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 500,
+      connectionString: pgUrl(), schema, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 500,
       maxPoolSize: CONCURRENCY + 4, taskList: { noop: async () => void done++ }, logger: quietLogger,
     });
-    const utils = await makeWorkerUtils({ connectionString: PG_URL, schema, logger: quietLogger });
+    const utils = await makeWorkerUtils({ connectionString: pgUrl(), schema, logger: quietLogger });
+    startCounting();
     const t0 = performance.now();
     await parallel(N, SUBMITTERS, (i) => utils.addJob("noop", { i }));
     await waitUntil(() => done >= N);
     const seconds = (performance.now() - t0) / 1000;
+    const statementsPerJob = stopCounting(N);
     await utils.release();
     await runner.stop();
-    return { name: "graphile-worker 0.17", seconds, checks: "none" };
+    return { name: "graphile-worker 0.17", seconds, checks: "none", statementsPerJob };
   });
 }
 
-const only = new Set((process.env.BENCH_ONLY ?? "").split(",").filter(Boolean));
-const suites: Array<[string, () => Promise<Result>]> = [
-  ["cs-pg", () => codesynapse("postgres")],
-  ["cs-bullmq", () => codesynapse("bullmq")],
-  ["bullmq", rawBullmq],
-  ["pg-boss", pgBoss],
-  ["graphile", graphileWorker],
-];
-const results: Result[] = [];
-for (const [key, fn] of suites) {
-  if (only.size > 0 && !only.has(key)) continue;
-  try {
-    results.push(await fn());
-  } catch (err) {
-    console.error(`${key}: ${(err as Error).message}`);
+export interface JobsBench {
+  jobs: number;
+  concurrency: number;
+  submitters: number;
+  results: Result[];
+}
+
+/** Runs the selected systems one after another (BENCH_JOBS_ONLY, or BENCH_ONLY when run on its own). */
+export async function benchJobs(select: readonly string[] = (process.env.BENCH_JOBS_ONLY ?? "").split(",").filter(Boolean)): Promise<JobsBench> {
+  const only = new Set(select);
+  const suites: Array<[string, () => Promise<Result>]> = [
+    ["cs-pg", () => codesynapse("postgres")],
+    ["cs-bullmq", () => codesynapse("bullmq")],
+    ["bullmq", rawBullmq],
+    ["pg-boss", pgBoss],
+    ["graphile", graphileWorker],
+  ];
+  const results: Result[] = [];
+  for (const [key, fn] of suites) {
+    if (only.size > 0 && !only.has(key)) continue;
+    try {
+      results.push(await fn());
+    } catch (err) {
+      console.error(`${key}: ${(err as Error).message}`);
+    }
+  }
+  return { jobs: N, concurrency: CONCURRENCY, submitters: SUBMITTERS, results };
+}
+
+export function printJobs(b: JobsBench): void {
+  const base = b.results[0];
+  console.log(`\nNo-op jobs, end to end: ${b.jobs} per system, concurrency ${b.concurrency}, ${b.submitters} parallel submitters`);
+  console.log("(stmts/job: every statement a pg client sent between the first enqueue and the last completion, BEGIN/COMMIT included)\n");
+  console.log(`${"system".padEnd(38)} ${"seconds".padStart(8)} ${"jobs/s".padStart(8)} ${"vs first".padStart(9)} ${"stmts/job".padStart(9)}  checks`);
+  for (const r of b.results) {
+    const rate = b.jobs / r.seconds;
+    const ratio = base ? rate / (b.jobs / base.seconds) : 1;
+    console.log(`${r.name.padEnd(38)} ${r.seconds.toFixed(2).padStart(8)} ${rate.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(9)} ${(r.statementsPerJob === undefined ? "-" : r.statementsPerJob.toFixed(1)).padStart(9)}  ${r.checks}`);
   }
 }
-const base = results[0];
-console.log(`\nNo-op jobs, end to end: ${N} per system, concurrency ${CONCURRENCY}, ${SUBMITTERS} parallel submitters\n`);
-console.log(`${"system".padEnd(38)} ${"seconds".padStart(8)} ${"jobs/s".padStart(8)} ${"vs first".padStart(9)}  checks`);
-for (const r of results) {
-  const rate = N / r.seconds;
-  const ratio = base ? rate / (N / base.seconds) : 1;
-  console.log(`${r.name.padEnd(38)} ${r.seconds.toFixed(2).padStart(8)} ${rate.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(9)}  ${r.checks}`);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printJobs(await benchJobs((process.env.BENCH_ONLY ?? "").split(",").filter(Boolean)));
+  // BullMQ and pg-boss keep timers and sockets in their modules after close: end here.
+  process.exit(0);
 }
-process.exit(0);

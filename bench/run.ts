@@ -3,10 +3,11 @@
  * numbers within each table come from the same conditions. Set
  * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
- * BENCH_ONLY=identity,recall,stores,jobs selects some.
+ * BENCH_ONLY=identity,recall,stores,jobs selects some (BENCH_JOBS_ONLY=cs-pg,…
+ * the systems of the jobs table).
  */
-import { spawnSync } from "node:child_process";
 import { benchIdentity, printIdentity } from "./identity";
+import { benchJobs, printJobs } from "./jobs";
 import { benchRecall, printRecall } from "./recall";
 import { benchStores, printStores } from "./stores";
 
@@ -17,9 +18,5 @@ const want = (name: string) => only.length === 0 || only.includes(name);
 if (want("identity")) printIdentity(await benchIdentity());
 if (want("recall")) printRecall(await benchRecall());
 if (want("stores")) printStores(await benchStores());
-if (want("jobs")) {
-  // The jobs benchmark owns its servers' queues and exits when done: run it as its own process.
-  const r = spawnSync(process.execPath, ["--import", "tsx", "bench/jobs.ts"], { stdio: "inherit", env: process.env });
-  if (r.status !== 0) process.exitCode = r.status ?? 1;
-}
+if (want("jobs")) printJobs(await benchJobs());
 process.exit(process.exitCode ?? 0);
