@@ -35,4 +35,11 @@ describe("redact", () => {
     const plain = await redact("AuthService.login calls TokenStore.issue");
     expect(plain).toEqual({ text: "AuthService.login calls TokenStore.issue", found: [] });
   });
+
+  it("leaves nothing behind per call (no profiler marks piling up in a long-running process)", async () => {
+    const { performance } = await import("node:perf_hooks");
+    const before = performance.getEntriesByType("mark").length;
+    for (let i = 0; i < 200; i++) await redact(`Service${i} token=ghp_${"a".repeat(36)}`);
+    expect(performance.getEntriesByType("mark").length).toBe(before);
+  });
 });
