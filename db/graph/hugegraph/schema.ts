@@ -5,7 +5,8 @@
  * Gremlin scripts.
  *
  * Session memory (vertex ids are CUSTOMIZE_STRING, derived in ids below):
- *  SessionMemoryTenant   {tenant_id, version}                 per-tenant commit counter (check-and-set)
+ *  SessionMemoryTenant   {tenant_id, version, root_count?, live_fact_count?}
+ *                        per-tenant commit counter (check-and-set) and quota counters (appended, so nullable)
  *  SessionMemoryScope    {tenant_id, session_id, ns, subject_id, doc, revision, expires_at,
  *                         deleted_at?, fact_count, entity_count, size_bytes, created_at, updated_at}
  *  SessionMemoryEntity   {tenant_id, session_id, ns, eid, name, type, doc, expires_at}
@@ -32,8 +33,9 @@ import type { HugeGraphClient } from "./client";
 export const SESSION_SCHEMA = `
 def s = graph.schema()
 ['tenant_id','session_id','ns','subject_id','doc','eid','name','type','fact_id','predicate'].each { s.propertyKey(it).asText().ifNotExist().create() }
-['revision','expires_at','deleted_at','fact_count','entity_count','size_bytes','created_at','updated_at','revoked_at','version'].each { s.propertyKey(it).asLong().ifNotExist().create() }
+['revision','expires_at','deleted_at','fact_count','entity_count','size_bytes','created_at','updated_at','revoked_at','version','root_count','live_fact_count'].each { s.propertyKey(it).asLong().ifNotExist().create() }
 s.vertexLabel('SessionMemoryTenant').useCustomizeStringId().properties('tenant_id','version').ifNotExist().create()
+s.vertexLabel('SessionMemoryTenant').properties('root_count','live_fact_count').nullableKeys('root_count','live_fact_count').append()
 s.vertexLabel('SessionMemoryScope').useCustomizeStringId()
   .properties('tenant_id','session_id','ns','subject_id','doc','revision','expires_at','deleted_at','fact_count','entity_count','size_bytes','created_at','updated_at')
   .nullableKeys('deleted_at').ifNotExist().create()

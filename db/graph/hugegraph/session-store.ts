@@ -27,7 +27,7 @@
  * removed on access.
  */
 import { AppError, type ErrorCode } from "../../../core/errors";
-import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
+import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
 import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
@@ -45,6 +45,7 @@ export interface HugeGraphStoreOptions {
 
 interface StoredRoot extends RootState {
   doc: string;
+  fact_count: number;
 }
 
 interface StoredEntity {
@@ -72,11 +73,21 @@ interface Loaded {
 
 interface WriteState extends Loaded {
   tenant_version: number;
+  /** From the tenant's counters (O(1)), or exact from a scan of its roots. */
   tenant_roots: number;
+  /** From the session's own roots (at most MAX_NAMESPACES_PER_SESSION). */
   session_roots: number;
+  /** Counters: an upper bound (expired roots still in it); scan (`exact`): the live facts. Excludes the own namespace. */
   tenant_live_facts: number;
   session_live_facts: number;
+  exact: boolean;
+  /** For a tenant without counters yet: the values to initialize them with (-1 otherwise). */
+  init_roots: number;
+  init_live: number;
 }
+
+/** Bindings of a locked script that does not initialize the tenant's counters. */
+const NO_INIT = { init_roots: -1, init_live: -1 };
 
 const REFUSALS: Record<string, ErrorCode> = {
   revision_conflict: "revision_conflict",
@@ -161,8 +172,8 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     });
   }
 
-  private state(owner: ScopeOwner, now: number, withContent: boolean): Promise<WriteState> {
-    return this.client.json<WriteState>(S.WRITE_STATE, { ...scopeBindings(owner, owner.subject_id), now, with_content: withContent, ...bounds });
+  private state(owner: ScopeOwner, now: number, withContent: boolean, exact = false): Promise<WriteState> {
+    return this.client.json<WriteState>(S.WRITE_STATE, { ...scopeBindings(owner, owner.subject_id), now, with_content: withContent, exact, ...bounds });
   }
 
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
@@ -175,7 +186,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     if (!root) return null;
     if (root.deleted) throw new AppError("namespace_closed");
     if (root.expires_at <= now) {
-      await this.serialized(key.tenant_id, () => this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false }));
+      await this.serialized(key.tenant_id, () => this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false, ...NO_INIT }));
       throw new AppError("session_expired");
     }
     return {
@@ -193,7 +204,9 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     const { owner } = input;
     const key = keyOf(owner);
     return this.serialized(key.tenant_id, async () => {
-      const st = await this.state(owner, input.now, true);
+      let st = await this.state(owner, input.now, true);
+      // The counters bound the tenant's live facts from above: only a write they would refuse needs the exact count.
+      if (!st.exact && st.tenant_live_facts + input.content.facts.length > MAX_LIVE_FACTS_PER_TENANT) st = await this.state(owner, input.now, true, true);
       const root = st.root;
       const state = checkRoot(root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, {
         revoked: st.revoked,
@@ -201,7 +214,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
         now: input.now,
       });
       if (state === "expired") {
-        if (root) await this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now: input.now, expect_version: -1, check_revoked: false });
+        if (root) await this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now: input.now, expect_version: -1, check_revoked: false, ...NO_INIT });
         throw new AppError("session_expired");
       }
       const bytes = checkSnapshot(key, input.content);
@@ -219,6 +232,8 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
         ...diff(key, root ? st : { entities: [], facts: [] }, input.content),
         expect_version: st.tenant_version,
         check_revoked: true,
+        init_roots: st.init_roots,
+        init_live: st.init_live,
         create: root === null,
         expected: input.expectedRevision,
         revision,
@@ -239,7 +254,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
       const st = await this.state(owner, now, false);
       if (st.revoked) throw new AppError("session_revoked");
       if (st.other_subject || (st.root && st.root.subject_id !== owner.subject_id)) throw new AppError("session_forbidden");
-      const common = { ...scopeBindings(key, owner.subject_id), now, expect_version: st.tenant_version, check_revoked: true };
+      const common = { ...scopeBindings(key, owner.subject_id), now, expect_version: st.tenant_version, check_revoked: true, init_roots: st.init_roots, init_live: st.init_live };
       if (st.root) {
         await this.write(S.CLOSE, common);
         return;
@@ -258,12 +273,12 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
 
   async revokeSession(tenantId: string, sessionId: string, now: number): Promise<void> {
     const key = { tenant_id: tenantId, session_id: sessionId, ns: "" };
-    await this.serialized(tenantId, () => this.write(S.REVOKE, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false }));
+    await this.serialized(tenantId, () => this.write(S.REVOKE, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false, ...NO_INIT }));
   }
 
   async purgeSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
     const key = { tenant_id: tenantId, session_id: sessionId, ns: "" };
-    return this.serialized(tenantId, () => this.write<PurgeResult>(S.PURGE_SESSION, { ...scopeBindings(key), batch, expect_version: -1, check_revoked: false }));
+    return this.serialized(tenantId, () => this.write<PurgeResult>(S.PURGE_SESSION, { ...scopeBindings(key), batch, expect_version: -1, check_revoked: false, ...NO_INIT }));
   }
 
   async purgeExpired(now: number, batch: number): Promise<PurgeResult> {
