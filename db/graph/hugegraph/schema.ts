@@ -32,10 +32,15 @@ import type { HugeGraphClient } from "./client";
 
 export const SESSION_SCHEMA = `
 def s = graph.schema()
+// Counter labels: ifNotExist() refuses a label that exists with other properties, and append() one it already has;
+// so: create when absent, append what is missing to a label created before the counters.
+def hasLabel = { String label -> try { s.getVertexLabel(label); true } catch (Exception e) { false } }
+def hasKeys = { String label, List keys -> (s.getVertexLabel(label).properties().collect { graph.propertyKey(it).name() } as Set).containsAll(keys) }
 ['tenant_id','session_id','ns','subject_id','doc','eid','name','type','fact_id','predicate'].each { s.propertyKey(it).asText().ifNotExist().create() }
 ['revision','expires_at','deleted_at','fact_count','entity_count','size_bytes','created_at','updated_at','revoked_at','version','root_count','live_fact_count'].each { s.propertyKey(it).asLong().ifNotExist().create() }
-s.vertexLabel('SessionMemoryTenant').useCustomizeStringId().properties('tenant_id','version').ifNotExist().create()
-s.vertexLabel('SessionMemoryTenant').properties('root_count','live_fact_count').nullableKeys('root_count','live_fact_count').append()
+if (!hasLabel('SessionMemoryTenant')) s.vertexLabel('SessionMemoryTenant').useCustomizeStringId().properties('tenant_id','version','root_count','live_fact_count')
+  .nullableKeys('root_count','live_fact_count').create()
+else if (!hasKeys('SessionMemoryTenant', ['root_count','live_fact_count'])) s.vertexLabel('SessionMemoryTenant').properties('root_count','live_fact_count').nullableKeys('root_count','live_fact_count').append()
 s.vertexLabel('SessionMemoryScope').useCustomizeStringId()
   .properties('tenant_id','session_id','ns','subject_id','doc','revision','expires_at','deleted_at','fact_count','entity_count','size_bytes','created_at','updated_at')
   .nullableKeys('deleted_at').ifNotExist().create()
@@ -51,10 +56,15 @@ s.indexLabel('sessionMemoryEntityByExpiry').onV('SessionMemoryEntity').by('expir
 
 export const REPOSITORY_SCHEMA = `
 def s = graph.schema()
+// Counter labels: ifNotExist() refuses a label that exists with other properties, and append() one it already has;
+// so: create when absent, append what is missing to a label created before the counters.
+def hasLabel = { String label -> try { s.getVertexLabel(label); true } catch (Exception e) { false } }
+def hasKeys = { String label, List keys -> (s.getVertexLabel(label).properties().collect { graph.propertyKey(it).name() } as Set).containsAll(keys) }
 ['repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','fact_id','predicate'].each { s.propertyKey(it).asText().ifNotExist().create() }
 ['created_at','updated_at','version','node_count','fact_count'].each { s.propertyKey(it).asLong().ifNotExist().create() }
-s.vertexLabel('RepoMemoryLock').useCustomizeStringId().properties('repo_id','version').ifNotExist().create()
-s.vertexLabel('RepoMemoryLock').properties('node_count','fact_count').nullableKeys('node_count','fact_count').append()
+if (!hasLabel('RepoMemoryLock')) s.vertexLabel('RepoMemoryLock').useCustomizeStringId().properties('repo_id','version','node_count','fact_count')
+  .nullableKeys('node_count','fact_count').create()
+else if (!hasKeys('RepoMemoryLock', ['node_count','fact_count'])) s.vertexLabel('RepoMemoryLock').properties('node_count','fact_count').nullableKeys('node_count','fact_count').append()
 s.vertexLabel('Node').useCustomizeStringId()
   .properties('repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','created_at','updated_at')
   .nullableKeys('origin_session_id','embedding_model','embedding').ifNotExist().create()
