@@ -60,7 +60,7 @@ describe("npm start and the admin CLI on the embedded default", () => {
       expect(await second.stop()).toBe(0);
     }
     expect((await admin("revoke-api-key", "--key-prefix", api_key.slice(0, 12))).revoked).toBe(true);
-  });
+  }, 300_000); // ten sequential process start-ups on a 2-core machine
 
   it("a bad configuration stops start-up with a message naming the variable", async () => {
     const r = await runCli(["start"], { ...env, DATABASE_URL: "nonsense" });
