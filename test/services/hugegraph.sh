@@ -14,7 +14,7 @@ URL="http://127.0.0.1:$PORT"
 PIDFILE="$CS_RUN/hugegraph.pid"
 HOME_DIR="$CS_RUN/hugegraph"
 LOG="$HOME_DIR/logs/stdout.log"
-HEAP="${HUGEGRAPH_HEAP:-1g}"
+HEAP="${HUGEGRAPH_HEAP:-3g}"  # the memory backend holds every test graph; tenant-scale suites need room
 
 ready() {
   curl -sf --max-time 5 "$URL/versions" >/dev/null &&

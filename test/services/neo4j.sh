@@ -12,7 +12,7 @@ PORT=7687
 PIDFILE="$CS_RUN/neo4j.pid"
 LOG="$CS_RUN/neo4j.log"
 DATA="$CS_RUN/neo4j-data"
-HEAP="${NEO4J_HEAP:-1g}"
+HEAP="${NEO4J_HEAP:-2g}"
 
 ready() { port_open "$PORT" && grep -q '^READY' "$LOG" 2>/dev/null; }
 
