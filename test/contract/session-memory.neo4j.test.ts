@@ -4,7 +4,7 @@
  * tenant/session/namespace IDs. Skipped with a printed reason when NEO4J_URL
  * is not reachable; a failure under REQUIRE_SERVICES=1.
  */
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, vi } from "vitest";
 import type { Driver } from "neo4j-driver";
 import { Neo4jSessionStore } from "../../db/graph/neo4j/session-store";
 import { Neo4jVectorIndex } from "../../db/graph/neo4j/vector-index";
@@ -13,6 +13,8 @@ import { neo4jFromEnv } from "../support/neo4j";
 import { sessionMemoryContract, type SessionMemoryHarness } from "./session-memory.contract";
 
 const neo4j = await probeService("neo4j");
+// The tenant-scale cases (2,048 roots, 65,536 live facts) write serially under the tenant lock.
+vi.setConfig({ testTimeout: 300_000 });
 
 describeWithService(neo4j, "SessionMemoryStore contract [neo4j]", () => {
   let driver: Driver | undefined;
