@@ -50,9 +50,11 @@ export class LocalHashEmbedder implements Embedder {
   private readonly cache = new Map<string, Array<[number, number]>>();
 
   constructor(readonly dim = 256) {
-    // v2: character n-grams per identifier part; a different space than v1's
+    // v3: v2's features with the Porter/Lovins-style stemmer of
+    // core/recall/tokenize.ts (the stemmed-word feature changed). v2: character
+    // n-grams per identifier part; a different space than v1's
     // word+trigram hashing, so it has its own model name (vectors never mix).
-    this.model = `local-hash-v2-${dim}`;
+    this.model = `local-hash-v3-${dim}`;
   }
 
   /**

@@ -3,7 +3,7 @@ import { makeIdentity } from "../../core/execution/identity";
 import { LocalHashEmbedder } from "../../core/memory/embedder";
 import { LocalExtractor } from "../../core/memory/extractor";
 import { bm25 } from "../../core/recall/bm25";
-import { rrf } from "../../core/recall/rrf";
+import { fractionalRanks, rrf } from "../../core/recall/rrf";
 import { lexicalTerms, stem, tokenize } from "../../core/recall/tokenize";
 
 describe("tokenize / bm25 / rrf", () => {
@@ -18,6 +18,12 @@ describe("tokenize / bm25 / rrf", () => {
     same("scanner", "scanning");
     same("shipping", "ships", "shipped");
     same("currencies", "currency");
+    same("convert", "converter", "conversion", "converting");
+    same("validate", "validator", "validation", "validated");
+    same("serializer", "serialization", "serialize");
+    same("extend", "extension");
+    expect(stem("conversion")).not.toBe(stem("currency"));
+    expect(stem("store")).not.toBe(stem("stock"));
     expect(stem("status")).toBe("status");
     expect(stem("v2")).toBe("v2");
     expect(lexicalTerms("Who calls TokenStore?")).toEqual(["call", "token", "stor", "tokenstore"]);
@@ -44,6 +50,32 @@ describe("tokenize / bm25 / rrf", () => {
     expect(bm25(docs, "the of", { limit: 10 })).toEqual([]);
   });
 
+  it("bm25 matches a -sion noun to its verb's agent noun (currencies conversion → CurrencyConverter)", () => {
+    const docs = [
+      { id: "conv", text: "LedgerService depends on CurrencyConverter" },
+      { id: "dto", text: "ShippingRegistry calls CurrencyDto" },
+    ];
+    const r = bm25(docs, "currencies conversion", { limit: 10 });
+    expect(r.map((x) => x.id)).toEqual(["conv", "dto"]);
+    expect(r[0]!.score).toBeGreaterThan(r[1]!.score);
+  });
+
+  it("rrf gives tied items of one list the same (average) rank, so the other list breaks the tie", () => {
+    expect([...fractionalRanks([{ id: "a", score: 3 }, { id: "b", score: 2 }, { id: "c", score: 2 }, { id: "d", score: 2 }, { id: "e", score: 1 }])]).toEqual([
+      ["a", 1],
+      ["b", 3],
+      ["c", 3],
+      ["d", 3],
+      ["e", 5],
+    ]);
+    // "a" < "z" by ID, but "z" is better in the second list: with the tie honoured, "z" wins.
+    const lexical = [{ id: "a", score: 2.5 }, { id: "z", score: 2.5 }];
+    const dense = [{ id: "z", score: 0.9 }, { id: "a", score: 0.5 }];
+    expect(rrf([lexical, dense], { limit: 2 }).map((x) => x.id)).toEqual(["z", "a"]);
+    // Without scores, ranks are positions.
+    expect(rrf([[{ id: "a" }, { id: "z" }]], { limit: 2 }).map((x) => x.id)).toEqual(["a", "z"]);
+  });
+
   it("rrf rewards items ranked well in both lists", () => {
     const r = rrf([[{ id: "x" }, { id: "y" }, { id: "z" }], [{ id: "y" }, { id: "w" }]], { limit: 10 });
     expect(r[0]!.id).toBe("y");
@@ -65,7 +97,7 @@ describe("local embedder and extractor", () => {
 
   it("the local embedder captures sub-word similarity (abbreviations, inflections) and is deterministic", async () => {
     const e = new LocalHashEmbedder();
-    expect(e.model).toBe("local-hash-v2-256");
+    expect(e.model).toBe("local-hash-v3-256");
     const dot = (a: number[], b: number[]) => a.reduce((n, x, i) => n + x * b[i]!, 0);
     const [auth, authentication, billing] = await e.embed(id, ["auth", "AuthenticationService", "BillingWorker"]);
     expect(dot(auth!, authentication!)).toBeGreaterThan(dot(auth!, billing!) + 0.2);
