@@ -25,31 +25,11 @@ import type { DurableTriple, RepoFact, RepoNode, RepositoryMemoryStore, Subgraph
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import * as R from "./repository-scripts";
 import { ensureSchema, REPOSITORY_SCHEMA, vid } from "./schema";
+import { toRepoFact, type RepoFactRow } from "../graph-rows";
 
 export interface HugeGraphRepositoryStoreOptions {
   /** Awaited before every operation (e.g. `once(...)` of the schema). */
   schema?: (() => Promise<void>) | undefined;
-}
-
-interface FactRow {
-  fact_id: string;
-  subject: { id: string; name: string; type: string };
-  predicate: string;
-  object: { id: string; name: string; type: string };
-  origin_session_id: string | null;
-  props: string | null;
-}
-
-function toFact(r: FactRow): RepoFact {
-  const props = r.props ? (JSON.parse(r.props) as { source?: unknown }) : {};
-  return {
-    fact_id: r.fact_id,
-    subject: r.subject,
-    predicate: r.predicate,
-    object: r.object,
-    origin_session_id: r.origin_session_id ?? null,
-    ...(typeof props.source === "string" ? { source: props.source } : {}),
-  };
 }
 
 function toNode(n: RepoNode): RepoNode {
@@ -140,13 +120,13 @@ export class HugeGraphRepositoryStore implements RepositoryMemoryStore {
   async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
     const wanted = lowerTokens(tokens);
     if (wanted.length === 0) return [];
-    return (await this.read<FactRow[]>(R.FACTS_MATCHING, repoId, { tokens: wanted, lim: limit })).map(toFact);
+    return (await this.read<RepoFactRow[]>(R.FACTS_MATCHING, repoId, { tokens: wanted, lim: limit })).map(toRepoFact);
   }
 
   async factsTouching(repoId: string, nodeIds: string[], limit: number): Promise<RepoFact[]> {
     if (nodeIds.length === 0) return [];
     const vids = [...new Set(nodeIds)].map((id) => vid.node(repoId, id));
-    return (await this.read<FactRow[]>(R.FACTS_TOUCHING, repoId, { vids, lim: limit })).map(toFact);
+    return (await this.read<RepoFactRow[]>(R.FACTS_TOUCHING, repoId, { vids, lim: limit })).map(toRepoFact);
   }
 
   async nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]> {

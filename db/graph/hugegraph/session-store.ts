@@ -35,6 +35,7 @@ import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, Scop
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import { ensureSchema, SESSION_SCHEMA, vid } from "./schema";
 import * as S from "./session-scripts";
+import type { StoredEntity, StoredFact } from "../graph-rows";
 
 export interface HugeGraphStoreOptions {
   /** Awaited before every operation (e.g. `once(...)` of the schema): lets a synchronous composition root build stores. */
@@ -48,20 +49,6 @@ interface StoredRoot extends RootState {
   fact_count: number;
 }
 
-interface StoredEntity {
-  id: string;
-  name: string;
-  type: string;
-  doc: string;
-}
-
-interface StoredFact {
-  fact_id: string;
-  subject_id: string;
-  predicate: string;
-  object_id: string;
-  doc: string;
-}
 
 interface Loaded {
   revoked: boolean;

@@ -19,6 +19,7 @@ import { nameKey } from "../../../core/memory/ids";
 import { type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
 import { int, one, rows, type Neo4jStoreOptions, type Tx } from "./driver";
 import { ensureSchema } from "./schema";
+import { toRepoFact, type RepoFactRow } from "../graph-rows";
 
 export const REPOSITORY_SCHEMA: readonly string[] = [
   "CREATE CONSTRAINT repo_memory_lock_key IF NOT EXISTS FOR (l:RepoMemoryLock) REQUIRE l.repo_id IS UNIQUE",
@@ -104,27 +105,6 @@ MATCH (n:Node {repo_id: $repo})
 WHERE n.embedding_model = $model AND n.embedding IS NOT NULL
 WITH n ORDER BY n.id LIMIT $limit
 RETURN n.id AS id, n.embedding AS vector`;
-
-interface FactRow {
-  fact_id: string;
-  subject: { id: string; name: string; type: string };
-  predicate: string;
-  object: { id: string; name: string; type: string };
-  origin_session_id: string | null;
-  props: string | null;
-}
-
-function toFact(r: FactRow): RepoFact {
-  const props = r.props ? (JSON.parse(r.props) as { source?: unknown }) : {};
-  return {
-    fact_id: r.fact_id,
-    subject: r.subject,
-    predicate: r.predicate,
-    object: r.object,
-    origin_session_id: r.origin_session_id ?? null,
-    ...(typeof props.source === "string" ? { source: props.source } : {}),
-  };
-}
 
 function toNode(n: RepoNode): RepoNode {
   return { ...n, origin_session_id: n.origin_session_id ?? null };
@@ -225,14 +205,14 @@ export class Neo4jRepositoryStore implements RepositoryMemoryStore {
 
   async factsMatching(repoId: string, tokens: string[], limit: number): Promise<RepoFact[]> {
     if (tokens.length === 0) return [];
-    const r = await this.run("READ", (tx) => rows<{ fact: FactRow }>(tx, FACTS_MATCHING, { repo: repoId, tokens: tokens.map((t) => t.toLowerCase()), limit: int(limit) }));
-    return r.map((x) => toFact(x.fact));
+    const r = await this.run("READ", (tx) => rows<{ fact: RepoFactRow }>(tx, FACTS_MATCHING, { repo: repoId, tokens: tokens.map((t) => t.toLowerCase()), limit: int(limit) }));
+    return r.map((x) => toRepoFact(x.fact));
   }
 
   async factsTouching(repoId: string, nodeIds: string[], limit: number): Promise<RepoFact[]> {
     if (nodeIds.length === 0) return [];
-    const r = await this.run("READ", (tx) => rows<{ fact: FactRow }>(tx, FACTS_TOUCHING, { repo: repoId, ids: nodeIds, limit: int(limit) }));
-    return r.map((x) => toFact(x.fact));
+    const r = await this.run("READ", (tx) => rows<{ fact: RepoFactRow }>(tx, FACTS_TOUCHING, { repo: repoId, ids: nodeIds, limit: int(limit) }));
+    return r.map((x) => toRepoFact(x.fact));
   }
 
   async nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]> {

@@ -38,6 +38,7 @@ import type {
 import { int, one, type Neo4jStoreOptions, type Tx } from "./driver";
 import * as Q from "./session-queries";
 import { ensureSchema } from "./schema";
+import type { StoredEntity, StoredFact } from "../graph-rows";
 
 interface StoredRoot extends RootState {
   doc: string;
@@ -56,20 +57,6 @@ interface WriteState extends Guard {
   session_live_facts: number;
 }
 
-interface StoredEntity {
-  id: string;
-  name: string;
-  type: string;
-  doc: string;
-}
-
-interface StoredFact {
-  fact_id: string;
-  subject_id: string;
-  predicate: string;
-  object_id: string;
-  doc: string;
-}
 
 const CHUNK = 500;
 
