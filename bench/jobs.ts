@@ -58,6 +58,8 @@ interface Result {
  * graphile-worker all use the same `pg` module), by its first words.
  */
 const statements = new Map<string, number>();
+/** BENCH_VERBOSE: milliseconds from send to result, summed per statement (queueing in the pool excluded). */
+const latency = new Map<string, number>();
 let counting = false;
 {
   const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
@@ -68,19 +70,29 @@ let counting = false;
       const text = typeof q === "string" ? q : ((q as { text?: string } | null)?.text ?? "?");
       const key = text.replace(/\s+/g, " ").trim().slice(0, 60);
       statements.set(key, (statements.get(key) ?? 0) + 1);
+      const out = original.apply(this, args);
+      if (out instanceof Promise) {
+        const t = performance.now();
+        void out.then(
+          () => latency.set(key, (latency.get(key) ?? 0) + performance.now() - t),
+          () => undefined,
+        );
+      }
+      return out;
     }
     return original.apply(this, args);
   };
 }
 function startCounting(): void {
   statements.clear();
+  latency.clear();
   counting = true;
 }
 function stopCounting(jobs: number): number {
   counting = false;
   const total = [...statements.values()].reduce((a, b) => a + b, 0);
   if (process.env.BENCH_VERBOSE) {
-    for (const [k, v] of [...statements.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.error(`  ${(v / jobs).toFixed(2).padStart(6)}/job  ${k}`);
+    for (const [k, v] of [...statements.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.error(`  ${(v / jobs).toFixed(2).padStart(6)}/job ${((latency.get(k) ?? 0) / v).toFixed(2).padStart(6)} ms  ${k}`);
   }
   return total / jobs;
 }

@@ -13,6 +13,7 @@ import { assertAccountActive, type BindingState } from "./auth/authenticate";
 import { makeIdentity, isValidId, type Identity } from "./execution/identity";
 import { tombstoneExpired, type Principal } from "./registry/registry";
 import type { Clock } from "./clock";
+import { PREPARE } from "../db/database";
 import type { Db, RepoLevel, Tx } from "../db/schema";
 
 export type { Principal };
@@ -81,13 +82,14 @@ export async function authorize(
       "rr.level as repo_level",
     ])
     .where("b.session_id", "=", sessionId)
+    .modifyEnd(PREPARE)
     .executeTakeFirst();
   if (!row) throw new AppError("session_not_found");
   return applyRules(db, clock, p, sessionId, row, opts.repo && { level: opts.repo.level, looked: ref !== undefined });
 }
 
 /** What authorize's statement reads for one request (binding, accounts, repository). */
-interface AuthorizeRow extends BindingState {
+export interface AuthorizeRow extends BindingState {
   user_suspended_at: Date | null;
   org_suspended_at: Date | null;
   membership_role: string | null;
@@ -131,6 +133,54 @@ async function applyRules(
   return result;
 }
 
+/**
+ * authorizeMany's read as two fragments, for a statement that already has the
+ * requests as a relation `q(session_id, org_id, user_id, api_key_id,
+ * login_session_id, repo_ref)` — the job claim reads them from the rows it just
+ * claimed (queues/sql/claimJobs.ts), so the recheck before work costs no extra
+ * round trip. Each `q` row yields exactly one row of AUTHORIZE_COLUMNS; feed it
+ * to authorizeRow() with the request it came from.
+ */
+export const AUTHORIZE_COLUMNS = [
+  "org_id", "user_id", "expires_at", "tombstone_reason", "tombstoned_at", "user_suspended_at", "org_suspended_at",
+  "membership_role", "membership_suspended_at", "key_revoked_at", "key_user_id", "login_revoked_at", "login_expires_at",
+  "login_user_id", "repo_id", "repo_name", "repo_org_id", "repo_level",
+] as const satisfies ReadonlyArray<keyof AuthorizeRow>;
+
+export const AUTHORIZE_SELECT = sql`b.org_id, b.user_id, b.expires_at, b.tombstone_reason, b.tombstoned_at,
+             u.suspended_at as user_suspended_at, o.suspended_at as org_suspended_at,
+             m.role as membership_role, m.suspended_at as membership_suspended_at,
+             k.revoked_at as key_revoked_at, k.user_id as key_user_id,
+             ls.revoked_at as login_revoked_at, ls.expires_at as login_expires_at, ls.user_id as login_user_id,
+             rr.id as repo_id, rr.name as repo_name, rr.org_id as repo_org_id, rr.level as repo_level`;
+
+export const AUTHORIZE_JOINS = sql`left join session_bindings b on b.session_id = q.session_id
+        left join users u on u.id = q.user_id
+        left join organizations o on o.id = q.org_id
+        left join memberships m on m.org_id = q.org_id and m.user_id = q.user_id
+        left join api_keys k on k.id = q.api_key_id
+        left join login_sessions ls on ls.id = q.login_session_id
+        left join lateral (
+          select r.id, r.name, r.org_id, rp.level from repositories r
+            left join repo_permissions rp on rp.repo_id = r.id and rp.user_id = q.user_id
+           where q.repo_ref is not null and r.org_id = q.org_id and (r.id = q.repo_ref or r.name = q.repo_ref)
+           order by case when r.id = q.repo_ref then 0 else 1 end
+           limit 1
+        ) rr on true`;
+
+/** One authorize() answer from a row read with AUTHORIZE_SELECT/JOINS for `req` (repo_ref = req.repo.ref when valid, else null). */
+export async function authorizeRow(db: Db | Tx, clock: Clock, req: AuthorizeRequest, row: AuthorizeRow | undefined): Promise<Authorized | AppError> {
+  try {
+    if (!isValidId(req.sessionId)) throw new AppError("invalid_session_header");
+    if (!row) throw new AppError("session_not_found");
+    const looked = req.repo !== undefined && validRepoRef(req.repo.ref);
+    return await applyRules(db, clock, req.principal, req.sessionId, row, req.repo && { level: req.repo.level, looked });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return err;
+  }
+}
+
 export interface AuthorizeRequest {
   principal: Principal;
   sessionId: string;
@@ -152,26 +202,9 @@ export async function authorizeMany(db: Db | Tx, clock: Clock, reqs: readonly Au
       asked.map(({ r, i, ref }) => sql`(${i}::int, ${r.sessionId}::text, ${r.principal.orgId}::text, ${r.principal.userId}::text, ${r.principal.apiKeyId}::text, ${r.principal.loginSessionId}::text, ${ref}::text)`),
     );
     const rows = await sql<AuthorizeRow & { i: number }>`
-      select q.i, b.org_id, b.user_id, b.expires_at, b.tombstone_reason, b.tombstoned_at,
-             u.suspended_at as user_suspended_at, o.suspended_at as org_suspended_at,
-             m.role as membership_role, m.suspended_at as membership_suspended_at,
-             k.revoked_at as key_revoked_at, k.user_id as key_user_id,
-             ls.revoked_at as login_revoked_at, ls.expires_at as login_expires_at, ls.user_id as login_user_id,
-             rr.id as repo_id, rr.name as repo_name, rr.org_id as repo_org_id, rr.level as repo_level
+      ${PREPARE} select q.i, ${AUTHORIZE_SELECT}
         from (values ${values}) as q(i, session_id, org_id, user_id, api_key_id, login_session_id, repo_ref)
-        left join session_bindings b on b.session_id = q.session_id
-        left join users u on u.id = q.user_id
-        left join organizations o on o.id = q.org_id
-        left join memberships m on m.org_id = q.org_id and m.user_id = q.user_id
-        left join api_keys k on k.id = q.api_key_id
-        left join login_sessions ls on ls.id = q.login_session_id
-        left join lateral (
-          select r.id, r.name, r.org_id, rp.level from repositories r
-            left join repo_permissions rp on rp.repo_id = r.id and rp.user_id = q.user_id
-           where q.repo_ref is not null and r.org_id = q.org_id and (r.id = q.repo_ref or r.name = q.repo_ref)
-           order by case when r.id = q.repo_ref then 0 else 1 end
-           limit 1
-        ) rr on true`.execute(db);
+        ${AUTHORIZE_JOINS}`.execute(db);
     const byIndex = new Map(rows.rows.map((row) => [Number(row.i), row]));
     for (const { r, i, ref } of asked) {
       const row = byIndex.get(i);

@@ -7,6 +7,7 @@
  * guarded by a pid lock file: a second process that tries to open it gets a
  * clear `data_dir_in_use` error instead of a corrupted database.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
@@ -34,6 +35,28 @@ export interface OpenDatabase {
 }
 
 const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const PREPARE_MARK = "/* prepare */";
+/**
+ * Put `${PREPARE} ` in a hot statement (the job claim, the rechecks, the finish): on PostgreSQL
+ * it runs as a NAMED prepared statement (named by a hash of its text, prepared once per
+ * connection), so PostgreSQL stops planning it again on every call — for authorize()'s
+ * seven-join read, planning was ~85% of the statement's server time. Only for statements over
+ * tables whose shape migrations do not change while the process runs; a comment on PGlite.
+ */
+export const PREPARE = sql.raw(PREPARE_MARK);
+
+/** Sends marked statements as named prepared statements on this client (pg keeps one per name per connection). */
+function prepareMarked(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === "string" && Array.isArray(values) && text.includes(PREPARE_MARK)) {
+      return query({ name: `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`, text, values });
+    }
+    return query(...args);
+  };
+}
 
 export interface DatabaseOptions {
   /** postgres://… ; when absent PGlite is used. */
@@ -101,6 +124,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       max: opts.poolSize ?? 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
+    pool.on("connect", prepareMarked);
     // Fail fast with a clear message when the server is not reachable.
     try {
       const c = await pool.connect();

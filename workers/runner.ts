@@ -6,8 +6,9 @@
  *      its stored ids; validate the stored params against the kind's schema;
  *   2. bind both to a fresh ExecutionContext whose AbortSignal fires on lease
  *      loss, cancel or shutdown, and run the rest inside it (runInExecution);
- *   3. authorize() — the API's own check — before any work (jobs starting
- *      together share one authorizeMany statement: same rules, same codes);
+ *   3. authorize() — the API's own check — before any work: its read comes
+ *      with the claim (claimJobsChecked, same statement) or, without one, from
+ *      an authorizeMany shared by jobs starting together; same rules, same codes;
  *   4. run the handler;
  *   5. persist in ONE transaction: finishJob (fenced by the lease token, takes
  *      the row lock), authorize() again, then the handler's writes. A lost
@@ -19,7 +20,7 @@
  * that lost its lease writes nothing at all.
  */
 import { randomUUID } from "node:crypto";
-import { authorize, authorizeMany, type AuthorizeRequest, type Authorized, type Principal } from "../core/authorize";
+import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest, type AuthorizeRow, type Authorized, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import { AppError, coerceError, type ErrorCode } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
@@ -135,7 +136,12 @@ export class JobRunner {
     while (this.#active.size > 0) await new Promise<void>((r) => this.#idle.add(r));
   }
 
-  async run(row: JobRow): Promise<JobOutcomeLabel> {
+  /**
+   * `preAuth`: authorize()'s read for this row's identity, taken by the claiming statement
+   * (claimJobsChecked); the recheck before work then applies the rules to it instead of
+   * sending its own statement. Without it the recheck reads (coalesced) as before.
+   */
+  async run(row: JobRow, preAuth?: AuthorizeRow): Promise<JobOutcomeLabel> {
     const started = performance.now();
     const token = row.lease_token;
     if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");
@@ -153,7 +159,7 @@ export class JobRunner {
     );
     let outcome: JobOutcomeLabel;
     try {
-      outcome = await this.#execute(row, token, ac.signal);
+      outcome = await this.#execute(row, token, ac.signal, preAuth);
     } catch (err) {
       // A store error while writing the outcome: the lease will expire and the sweeper decides.
       this.o.logger.error({ code: coerceError(err).code, pool: row.pool, kind: row.kind, err: (err as Error).message }, "job outcome not recorded");
@@ -168,7 +174,7 @@ export class JobRunner {
     return outcome;
   }
 
-  async #execute(row: JobRow, token: string, signal: AbortSignal): Promise<JobOutcomeLabel> {
+  async #execute(row: JobRow, token: string, signal: AbortSignal, preAuth: AuthorizeRow | undefined): Promise<JobOutcomeLabel> {
     const { db, clock } = this.o;
     const end = async (status: "refused" | "failed" | "abandoned" | "canceled", code: string): Promise<JobOutcomeLabel> =>
       (await endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code })) ? status : "lease_lost";
@@ -203,7 +209,8 @@ export class JobRunner {
       // 3. Recheck before work.
       let pre: Authorized | undefined;
       if (principal && identity) {
-        const r = await this.#recheck.run({ principal, sessionId: identity.session_id, ...repoCheck });
+        const req: AuthorizeRequest = { principal, sessionId: identity.session_id, ...repoCheck };
+        const r = preAuth ? await authorizeRow(db, clock, req, preAuth) : await this.#recheck.run(req);
         if (r instanceof AppError) {
           if (isRefusal(r)) return this.#refuse(row, token, "before_work", r.code);
           throw r;

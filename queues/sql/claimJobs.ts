@@ -6,7 +6,9 @@
  * token, deadline). Concurrent claimers never get the same row.
  */
 import { sql } from "kysely";
+import { PREPARE } from "../../db/database";
 import type { Db } from "../../db/schema";
+import { AUTHORIZE_COLUMNS, AUTHORIZE_JOINS, AUTHORIZE_SELECT, type AuthorizeRow } from "../../core/authorize";
 import type { JobRow } from "../jobs";
 
 export interface ClaimOptions {
@@ -20,17 +22,44 @@ export interface ClaimOptions {
 }
 
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
+  return (await claim(db, o, false)).map((c) => c.row);
+}
+
+/** A claimed row, with what authorize() reads for its identity — read by the claiming statement itself. */
+export interface CheckedClaim {
+  row: JobRow;
+  /** Absent for rows without a complete principal (system jobs, broken rows): the runner decides. */
+  auth?: AuthorizeRow;
+}
+
+/**
+ * claimJobsChecked: the same claim, and in the SAME statement (one round trip,
+ * one commit) the recheck-before-work read of every claimed row with an
+ * identity: authorize()'s joins over (session_id, tenant_id, actor_user_id,
+ * api_key_id, login_session_id, repo_id). Nothing is decided here; the runner
+ * applies authorize()'s rules to that row (authorizeRow) before any work. The
+ * read happens after the claim's lock was taken and before the handler starts,
+ * exactly where a separate recheck statement would have run — one round trip
+ * earlier.
+ */
+export async function claimJobsChecked(db: Db, o: ClaimOptions): Promise<CheckedClaim[]> {
+  return claim(db, o, true);
+}
+
+const AUTH_PREFIX = "auth_";
+
+async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<CheckedClaim[]> {
   if (o.limit <= 0 || (o.ids && o.ids.length === 0)) return [];
   const expires = new Date(o.now.getTime() + o.leaseMs);
   const byId = o.ids ? sql`and id = any(${[...o.ids]}::text[])` : sql``;
-  const r = await sql<JobRow>`
+  const update = sql`${PREPARE}
     with next as (
       select id from jobs
       where status = 'queued' and pool = ${o.pool} and run_at <= ${o.now} ${byId}
       order by run_at, id
       limit ${o.limit}
       for update skip locked
-    )
+    ), claimed as (
     update jobs j
        set status = 'running',
            attempts = j.attempts + 1,
@@ -41,6 +70,34 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
            updated_at = ${o.now}
       from next
      where j.id = next.id
-    returning j.*`.execute(db);
-  return r.rows;
+    returning j.*)`;
+  if (!checked) {
+    const r = await sql<JobRow>`${update} select * from claimed`.execute(db);
+    return r.rows.map((row) => ({ row }));
+  }
+  const authCols = sql.join(AUTHORIZE_COLUMNS.map((c) => sql`a.${sql.ref(c)} as ${sql.ref(AUTH_PREFIX + c)}`));
+  const r = await sql<Record<string, unknown>>`${update},
+    q as (
+      select id as job_id, session_id, tenant_id as org_id, actor_user_id as user_id, api_key_id, login_session_id,
+             case when length(repo_id) between 1 and 128 then repo_id end as repo_ref
+        from claimed
+       where not system and session_id is not null and tenant_id is not null and actor_user_id is not null
+    ), a as (
+      select q.job_id, ${AUTHORIZE_SELECT}
+        from q
+        ${AUTHORIZE_JOINS}
+    )
+    select c.*, a.job_id as auth_job_id, ${authCols}
+      from claimed c left join a on a.job_id = c.id`.execute(db);
+  return r.rows.map((raw) => {
+    const row: Record<string, unknown> = {};
+    const auth: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      if (k.startsWith(AUTH_PREFIX)) auth[k.slice(AUTH_PREFIX.length)] = v;
+      else row[k] = v;
+    }
+    const hasAuth = auth.job_id !== null && auth.job_id !== undefined;
+    delete auth.job_id;
+    return hasAuth ? { row: row as unknown as JobRow, auth: auth as unknown as AuthorizeRow } : { row: row as unknown as JobRow };
+  });
 }

@@ -6,6 +6,7 @@
  * with this one statement alone.
  */
 import { sql } from "kysely";
+import { PREPARE } from "../../db/database";
 import type { Db, Tx } from "../../db/schema";
 
 export async function finishJob(tx: Tx | Db, o: { id: string; token: string; now: Date; result: unknown }): Promise<boolean> {
@@ -38,7 +39,7 @@ export async function finishJobs(db: Db, items: ReadonlyArray<{ id: string; toke
   const values = sql.join(
     items.map((o) => sql`(${o.id}::text, ${o.token}::text, ${o.result === undefined || o.result === null ? null : JSON.stringify(o.result)}::jsonb, ${o.now}::timestamptz)`),
   );
-  const r = await sql<{ id: string }>`
+  const r = await sql<{ id: string }>`${PREPARE}
     update jobs j
        set status = 'succeeded', result = v.result, error_code = null,
            lease_owner = null, lease_token = null, lease_expires_at = null,

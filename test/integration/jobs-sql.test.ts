@@ -4,14 +4,14 @@
  */
 import { expect, it } from "vitest";
 import { suspendMember } from "../../core/accounts/accounts";
-import { authorize, authorizeMany, type AuthorizeRequest } from "../../core/authorize";
+import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest } from "../../core/authorize";
 import { ManualClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
 import { revokeSession } from "../../core/registry/registry";
 import { inTransaction } from "../../db/transaction";
 import { JobRegistry } from "../../queues/registry";
 import { fireDueSchedules } from "../../queues/scheduler";
-import { claimJobs } from "../../queues/sql/claimJobs";
+import { claimJobs, claimJobsChecked } from "../../queues/sql/claimJobs";
 import { failJob } from "../../queues/sql/failJob";
 import { finishJob, finishJobs } from "../../queues/sql/finishJob";
 import { reclaimExpiredLeases } from "../../queues/sql/reclaimExpiredLeases";
@@ -211,5 +211,45 @@ await describeEachDatabase("job rows", (t) => {
     expect(many.map((x) => (x instanceof AppError ? x.code : "ok"))).toEqual([
       "ok", "ok", "repo_permission_denied", "repo_not_found", "repo_not_found", "invalid_session_header", "session_forbidden", "session_revoked", "membership_suspended",
     ]);
+  });
+
+  it("claimJobsChecked: the claim's own read gives each claimed row exactly authorize()'s answer", async () => {
+    const clock = new ManualClock(Date.now());
+    const pool = "ingest";
+    await t().db.deleteFrom("jobs").where("pool", "=", pool).execute();
+    const ok = await seedExecution(t().db, clock);
+    const revoked = await seedExecution(t().db, clock);
+    const suspended = await seedExecution(t().db, clock);
+    const jobs = [
+      await enqueueFor(t().db, clock, ok, { pool }),
+      await enqueueFor(t().db, clock, ok, { pool, repoId: revoked.account.repoId }), // another org's repository
+      await enqueueFor(t().db, clock, ok, { pool, repoId: null }),
+      await enqueueFor(t().db, clock, revoked, { pool }),
+      await enqueueFor(t().db, clock, suspended, { pool }),
+    ];
+    // Changed after enqueue, before the claim: the claim's read must see it.
+    await revokeSession(t().db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await suspendMember(t().db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    const claimed = await claimJobsChecked(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 10, now: clock.now() });
+    expect(claimed.map((c) => c.row.id).sort()).toEqual(jobs.map((j) => j.id).sort());
+    const shape = (x: unknown) => (x instanceof AppError ? x.code : "ok");
+    for (const { row, auth } of claimed) {
+      expect(row).toMatchObject({ status: "running", lease_owner: "w", attempts: 1 });
+      expect(Object.keys(row).some((k) => k.startsWith("auth_"))).toBe(false);
+      expect(auth).toBeDefined();
+      const req: AuthorizeRequest = {
+        principal: { orgId: row.tenant_id!, userId: row.actor_user_id!, apiKeyId: row.api_key_id, loginSessionId: row.login_session_id },
+        sessionId: row.session_id!,
+        ...(row.repo_id ? { repo: { ref: row.repo_id, level: "read" as const } } : {}),
+      };
+      const single = await authorize(t().db, clock, req.principal, req.sessionId, req.repo ? { repo: req.repo } : {}).catch((err: unknown) => err);
+      expect(shape(await authorizeRow(t().db, clock, req, auth))).toBe(shape(single));
+    }
+    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await authorizeRow(t().db, clock, {
+      principal: { orgId: c.row.tenant_id!, userId: c.row.actor_user_id!, apiKeyId: c.row.api_key_id, loginSessionId: c.row.login_session_id },
+      sessionId: c.row.session_id!,
+      ...(c.row.repo_id ? { repo: { ref: c.row.repo_id, level: "read" as const } } : {}),
+    }, c.auth))] as const)));
+    expect(jobs.map((j) => codes.get(j.id))).toEqual(["ok", "repo_not_found", "ok", "session_revoked", "membership_suspended"]);
   });
 });

@@ -11,7 +11,7 @@ import type { Clock } from "../../core/clock";
 import type { Logger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { connectionOf, DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
-import { claimJobs } from "../../queues/sql/claimJobs";
+import { claimJobsChecked } from "../../queues/sql/claimJobs";
 import type { JobRunner } from "../runner";
 
 export interface BullSourceOptions {
@@ -47,9 +47,9 @@ export class BullSource {
     const o = this.o;
     for (let attempt = 0; attempt < 4; attempt++) {
       const now = o.clock.now();
-      const [row] = await claimJobs(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: 1, now, ids: [id] });
-      if (row) {
-        await o.runner.run(row);
+      const [claimed] = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: 1, now, ids: [id] });
+      if (claimed) {
+        await o.runner.run(claimed.row, claimed.auth);
         return;
       }
       const cur = await o.db.selectFrom("jobs").select(["status", "run_at"]).where("id", "=", id).executeTakeFirst();

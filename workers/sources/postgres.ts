@@ -8,7 +8,7 @@
 import type { Clock } from "../../core/clock";
 import type { Logger } from "../../core/log";
 import type { Db } from "../../db/schema";
-import { claimJobs } from "../../queues/sql/claimJobs";
+import { claimJobsChecked } from "../../queues/sql/claimJobs";
 import { nextRunAt } from "../../queues/sql/nextRunAt";
 import type { JobRunner } from "../runner";
 
@@ -55,11 +55,12 @@ export class PostgresSource {
       const free = o.concurrency - this.#inflight;
       if (free > 0) {
         try {
-          const rows = await claimJobs(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: free, now: o.clock.now() });
-          for (const row of rows) {
+          // The claim also reads what the recheck before work needs (one round trip for both).
+          const rows = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: free, now: o.clock.now() });
+          for (const { row, auth } of rows) {
             this.#inflight++;
             o.runner
-              .run(row)
+              .run(row, auth)
               .catch(() => undefined)
               .finally(() => {
                 this.#inflight--;
