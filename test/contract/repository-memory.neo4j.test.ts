@@ -27,6 +27,5 @@ describeWithService(neo4j, "RepositoryMemoryStore [neo4j] against the in-memory 
 
   // The shared MEM-6 contract, unchanged.
   repositoryMemoryContract(() => store);
-  // Neo4j has no pruneSource yet (re-ingest only adds there; docs/job-kinds.md).
-  repositoryReferenceChecks(() => store, { pruneSource: false });
+  repositoryReferenceChecks(() => store, { pruneSource: true });
 });

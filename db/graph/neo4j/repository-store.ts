@@ -48,9 +48,25 @@ const CREATE_FACTS = `
 UNWIND $rows AS row
 MATCH (a:Node {repo_id: $repo, id: row.src})
 MATCH (b:Node {repo_id: $repo, id: row.dst})
-CREATE (a)-[f:FACT {repo_id: $repo, id: row.id, label: 'FACT', predicate: row.predicate, props: row.props,
+CREATE (a)-[f:FACT {repo_id: $repo, id: row.id, label: 'FACT', predicate: row.predicate, props: row.props, source: row.source,
                     origin_session_id: $origin, created_at: $now}]->(b)
 RETURN count(f) AS n`;
+
+// Re-ingest (pruneSource): the facts a source wrote that the new snapshot no longer has, then the
+// code nodes nothing touches any more. Memory facts (other sources) and their nodes stay.
+const PRUNE_FACTS = `
+MATCH ()-[e:FACT {repo_id: $repo, source: $source}]->()
+WHERE NOT e.id IN $keep
+WITH collect(e) AS stale
+FOREACH (x IN stale | DELETE x)
+RETURN size(stale) AS n`;
+
+const PRUNE_ORPHANS = `
+MATCH (n:Node {repo_id: $repo})
+WHERE n.type STARTS WITH $prefix AND NOT EXISTS { (n)--() }
+WITH collect(n) AS orphans
+FOREACH (x IN orphans | DELETE x)
+RETURN size(orphans) AS n`;
 
 const NODE = "n { .id, label: coalesce(n.label, 'Node'), .name, type: coalesce(n.type, ''), origin_session_id: n.origin_session_id }";
 
@@ -168,12 +184,22 @@ export class Neo4jRepositoryStore implements RepositoryMemoryStore {
           predicate: e.predicate,
           dst: e.object.id,
           props: JSON.stringify(e.source ? { source: e.source } : {}),
+          source: e.source ?? null,
         }));
         const { n } = await one<{ n: number }>(tx, CREATE_FACTS, { ...p, rows: batch });
         if (n !== batch.length) throw new Error("a durable fact endpoint is missing");
       }
     });
     return triples.map((t) => t.fact_id);
+  }
+
+  async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
+    return this.run("WRITE", async (tx) => {
+      await tx.run(LOCK, { repo: repoId });
+      const edges = await one<{ n: number }>(tx, PRUNE_FACTS, { repo: repoId, source, keep });
+      const nodes = await one<{ n: number }>(tx, PRUNE_ORPHANS, { repo: repoId, prefix: orphanTypePrefix });
+      return { edges: Number(edges.n), nodes: Number(nodes.n) };
+    });
   }
 
   async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
