@@ -60,9 +60,9 @@ export interface RepositoryMemoryStore {
   /** Embedded nodes of `model`, at most `limit` (bounded exact similarity). */
   embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>>;
   /**
-   * Re-ingest (WRK-2), optional per adapter: under the repository lock, removes the FACT edges written with
+   * Re-ingest (WRK-2): under the repository lock, removes the FACT edges written with
    * `source` whose id is not in `keep`, then the nodes whose type starts with `orphanTypePrefix` and that no
    * edge touches any more. Memory facts (other sources) and the nodes they touch stay.
    */
-  pruneSource?(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }>;
+  pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }>;
 }

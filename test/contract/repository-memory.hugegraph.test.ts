@@ -21,5 +21,5 @@ describeWithService(hugegraph, "RepositoryMemoryStore [hugegraph] against the in
 
   // The shared MEM-6 contract, unchanged.
   repositoryMemoryContract(() => store);
-  repositoryReferenceChecks(() => store, { pruneSource: true });
+  repositoryReferenceChecks(() => store);
 });

@@ -27,5 +27,5 @@ describeWithService(neo4j, "RepositoryMemoryStore [neo4j] against the in-memory 
 
   // The shared MEM-6 contract, unchanged.
   repositoryMemoryContract(() => store);
-  repositoryReferenceChecks(() => store, { pruneSource: true });
+  repositoryReferenceChecks(() => store);
 });

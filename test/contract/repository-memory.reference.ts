@@ -18,7 +18,7 @@ function triple(repo: string, s: string, p: string, o: string, source?: string):
 
 const byId = <T extends { id?: string; fact_id?: string }>(xs: T[]) => [...xs].sort((a, b) => String(a.id ?? a.fact_id).localeCompare(String(b.id ?? b.fact_id)));
 
-export function repositoryReferenceChecks(store: () => RepositoryMemoryStore, opts: { pruneSource?: boolean } = {}): void {
+export function repositoryReferenceChecks(store: () => RepositoryMemoryStore): void {
   const ref = new InMemoryRepositoryStore();
   const both = async <T>(fn: (s: RepositoryMemoryStore) => Promise<T>): Promise<[T, T]> => [await fn(store()), await fn(ref)];
 
@@ -71,7 +71,7 @@ export function repositoryReferenceChecks(store: () => RepositoryMemoryStore, op
     expect(await store().nodesMissingEmbedding(repo, "other", 10)).toHaveLength(2);
   });
 
-  if (opts.pruneSource) it("pruneSource (re-ingest) removes stale sourced facts and orphaned code nodes, like the reference", async () => {
+  it("pruneSource (re-ingest) removes stale sourced facts and orphaned code nodes, like the reference", async () => {
     const repo = rid("repo");
     const code = (s: string, p: string, o: string) => {
       const subject = { id: repoNodeId(repo, "code:file", s), name: s, type: "code:file" };
@@ -84,11 +84,11 @@ export function repositoryReferenceChecks(store: () => RepositoryMemoryStore, op
     const memoryFact = { ...triple(repo, "Reviewer", "mentions", "x"), object: { ...stale.object } };
     memoryFact.fact_id = repoFactId(repo, memoryFact.subject.id, "mentions", stale.object.id);
     await both((s) => s.upsertFacts(repo, [keep, stale, shared, memoryFact], { session_id: "ses" }, 1000));
-    const [p, pr] = await both((s) => s.pruneSource!(repo, "ingest", [keep.fact_id], "code:"));
+    const [p, pr] = await both((s) => s.pruneSource(repo, "ingest", [keep.fact_id], "code:"));
     expect(p).toEqual(pr);
     expect(p).toEqual({ edges: 2, nodes: 2 });
     const [g, gr] = await both((s) => s.factsMatching(repo, ["ts", "reviewer"], 50));
     expect(byId(g)).toEqual(byId(gr));
-    expect(await store().pruneSource!(rid("repo"), "ingest", [], "code:")).toEqual({ edges: 0, nodes: 0 });
+    expect(await store().pruneSource(rid("repo"), "ingest", [], "code:")).toEqual({ edges: 0, nodes: 0 });
   });
 }

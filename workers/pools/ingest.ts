@@ -79,7 +79,7 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
           await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), { session_id: identity.session_id }, clock.now().getTime());
         }
         if (signal.aborted) throw new AppError("canceled");
-        const pruned = store.pruneSource ? await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX) : null;
+        const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
         const nodes = new Set(triples.flatMap((t) => [t.subject.id, t.object.id]));
         const result = {
           source: params.path !== undefined ? "path" : "git",
