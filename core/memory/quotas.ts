@@ -18,6 +18,23 @@ export interface RootState {
   deleted: boolean;
 }
 
+/**
+ * The read side (MEM-4), in the order every adapter's `load` applies it:
+ * revocation, another subject, no root (`absent`), a cleared namespace, expiry
+ * (`expired`: the adapter removes the content, then refuses with
+ * `session_expired`). `live` means the snapshot may be returned.
+ */
+export function checkLoad(
+  root: { deleted: boolean; expires_at: number } | null,
+  opts: { revoked: boolean; otherSubject: boolean; now: number },
+): "absent" | "expired" | "live" {
+  if (opts.revoked) throw new AppError("session_revoked");
+  if (opts.otherSubject) throw new AppError("session_forbidden");
+  if (!root) return "absent";
+  if (root.deleted) throw new AppError("namespace_closed");
+  return root.expires_at <= opts.now ? "expired" : "live";
+}
+
 /** Refusals that depend on the stored root, before any limit is looked at. */
 export function checkRoot(
   root: RootState | null,

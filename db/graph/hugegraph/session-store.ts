@@ -28,7 +28,7 @@
  */
 import { AppError, type ErrorCode } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
-import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
@@ -167,12 +167,10 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     await this.schema?.();
     const key = keyOf(owner);
     const r = await this.client.json<Loaded>(S.LOAD, { ...scopeBindings(key, owner.subject_id), now, ...bounds });
-    if (r.revoked) throw new AppError("session_revoked");
-    if (r.other_subject) throw new AppError("session_forbidden");
     const root = r.root;
-    if (!root) return null;
-    if (root.deleted) throw new AppError("namespace_closed");
-    if (root.expires_at <= now) {
+    const state = checkLoad(root, { revoked: r.revoked, otherSubject: r.other_subject, now });
+    if (!root || state === "absent") return null;
+    if (state === "expired") {
       await this.serialized(key.tenant_id, () => this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false, ...NO_INIT }));
       throw new AppError("session_expired");
     }

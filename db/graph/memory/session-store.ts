@@ -4,7 +4,7 @@
  * it applies the same checks, in the same order, as the PostgreSQL adapter.
  */
 import { AppError } from "../../../core/errors";
-import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
@@ -54,12 +54,10 @@ export class InMemorySessionStore implements SessionMemoryStore {
 
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
     const g = this.guard(owner);
-    if (g.revoked) throw new AppError("session_revoked");
-    if (g.otherSubject) throw new AppError("session_forbidden");
     const root = g.root;
-    if (!root) return null;
-    if (root.deleted) throw new AppError("namespace_closed");
-    if (root.expires_at <= now) this.expire(root);
+    const state = checkLoad(root, { ...g, now });
+    if (!root || state === "absent") return null;
+    if (state === "expired") this.expire(root);
     return { key: { ...root.key }, subject_id: root.subject_id, revision: root.revision, expires_at: root.expires_at, ...clone(root.content) };
   }
 

@@ -22,7 +22,7 @@
 import type { Driver } from "neo4j-driver";
 import { AppError } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
-import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type {
@@ -124,12 +124,10 @@ export class Neo4jSessionStore implements SessionMemoryStore {
     const r = await this.read((tx) =>
       one<Guard & { entities: StoredEntity[]; facts: StoredFact[] }>(tx, Q.LOAD, { ...scopeParams(key), subject: owner.subject_id, now: int(now), ...bounds }),
     );
-    if (r.revoked) throw new AppError("session_revoked");
-    if (r.other_subject) throw new AppError("session_forbidden");
     const root = r.root;
-    if (!root) return null;
-    if (root.deleted) throw new AppError("namespace_closed");
-    if (root.expires_at <= now) {
+    const state = checkLoad(root, { revoked: r.revoked, otherSubject: r.other_subject, now });
+    if (!root || state === "absent") return null;
+    if (state === "expired") {
       await this.write((tx) => tx.run(Q.DROP_EXPIRED_CONTENT, { ...scopeParams(key), now: int(now) }));
       throw new AppError("session_expired");
     }

@@ -10,7 +10,7 @@
  */
 import { sql } from "kysely";
 import { AppError } from "../../../core/errors";
-import { checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact } from "../../../core/memory/types";
@@ -144,12 +144,11 @@ export class PostgresSessionStore implements SessionMemoryStore {
       left join session_memory_scopes s on s.tenant_id = ${key.tenant_id} and s.session_id = ${key.session_id} and s.ns = ${key.ns}`.execute(this.db);
     const row = r.rows[0];
     if (!row) throw new AppError("internal");
-    if (row.revoked) throw new AppError("session_revoked");
-    if (row.other_subject) throw new AppError("session_forbidden");
-    if (row.subject_id === null || row.revision === null || row.expires_at === null) return null;
-    if (row.deleted_at !== null) throw new AppError("namespace_closed");
-    const expiresAt = asDate(row.expires_at).getTime();
-    if (expiresAt <= now) {
+    const exists = row.subject_id !== null && row.revision !== null && row.expires_at !== null;
+    const expiresAt = exists ? asDate(row.expires_at!).getTime() : 0;
+    const state = checkLoad(exists ? { deleted: row.deleted_at !== null, expires_at: expiresAt } : null, { revoked: Boolean(row.revoked), otherSubject: Boolean(row.other_subject), now });
+    if (state === "absent") return null;
+    if (state === "expired") {
       await inTransaction(this.db, (tx) => dropContent(tx, key));
       throw new AppError("session_expired");
     }
@@ -157,7 +156,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
     const facts = asJson<Array<[string, string, string, string, SessionFact["doc"]]>>(row.facts);
     return {
       key,
-      subject_id: row.subject_id,
+      subject_id: row.subject_id!, // present: checkLoad said the root exists
       revision: Number(row.revision),
       expires_at: expiresAt,
       doc: asJson<Record<string, unknown>>(row.doc ?? {}),
