@@ -46,6 +46,34 @@ export interface Neo4jStoreOptions {
   schema?: (() => Promise<void>) | undefined;
 }
 
+/**
+ * What every Neo4j store shares: the driver, the database, the schema step
+ * awaited before each operation, and one managed transaction per call.
+ */
+export abstract class Neo4jStore {
+  readonly kind = "neo4j";
+  protected readonly database: string | undefined;
+  private readonly schema: (() => Promise<void>) | undefined;
+
+  constructor(
+    protected readonly driver: Driver,
+    opts: Neo4jStoreOptions = {},
+  ) {
+    this.database = opts.database;
+    this.schema = opts.schema;
+  }
+
+  protected async run<T>(mode: "READ" | "WRITE", fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await this.schema?.();
+    const session = this.driver.session({ defaultAccessMode: mode, ...(this.database ? { database: this.database } : {}) });
+    try {
+      return mode === "READ" ? await session.executeRead(fn) : await session.executeWrite(fn);
+    } finally {
+      await session.close();
+    }
+  }
+}
+
 /** Runs `fn` once and caches its promise; a failure is forgotten so the next call tries again. */
 export function once(fn: () => Promise<void>): () => Promise<void> {
   let p: Promise<void> | undefined;

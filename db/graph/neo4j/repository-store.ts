@@ -12,12 +12,11 @@
  * absent (read back as null) — no session is fabricated. Session memory
  * never uses these labels (it has its own, see schema.ts).
  */
-import type { Driver } from "neo4j-driver";
 import { limitError } from "../../../core/errors";
 import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
 import { type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
-import { int, one, rows, type Neo4jStoreOptions, type Tx } from "./driver";
+import { int, one, rows, Neo4jStore } from "./driver";
 import { ensureSchema } from "./schema";
 import { toRepoFact, type RepoFactRow } from "../graph-rows";
 
@@ -126,32 +125,9 @@ function toNode(n: RepoNode): RepoNode {
   return { ...n, origin_session_id: n.origin_session_id ?? null };
 }
 
-export class Neo4jRepositoryStore implements RepositoryMemoryStore {
-  readonly kind = "neo4j";
-
-  private readonly database: string | undefined;
-  private readonly schema: (() => Promise<void>) | undefined;
-
-  constructor(
-    private readonly driver: Driver,
-    opts: Neo4jStoreOptions = {},
-  ) {
-    this.database = opts.database;
-    this.schema = opts.schema;
-  }
-
+export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemoryStore {
   ensureSchema(): Promise<void> {
     return ensureSchema(this.driver, REPOSITORY_SCHEMA, this.database);
-  }
-
-  private async run<T>(mode: "READ" | "WRITE", fn: (tx: Tx) => Promise<T>): Promise<T> {
-    await this.schema?.();
-    const session = this.driver.session({ defaultAccessMode: mode, ...(this.database ? { database: this.database } : {}) });
-    try {
-      return mode === "READ" ? await session.executeRead(fn) : await session.executeWrite(fn);
-    } finally {
-      await session.close();
-    }
   }
 
   async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {

@@ -19,7 +19,6 @@
  * tombstone, the subject, closure and expiry before any content is returned;
  * expired content is removed on access.
  */
-import type { Driver } from "neo4j-driver";
 import { AppError } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
 import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
@@ -35,7 +34,7 @@ import type {
   SessionFact,
   SnapshotContent,
 } from "../../../core/memory/types";
-import { int, one, type Neo4jStoreOptions, type Tx } from "./driver";
+import { int, one, Neo4jStore, type Tx } from "./driver";
 import * as Q from "./session-queries";
 import { ensureSchema } from "./schema";
 import type { StoredEntity, StoredFact } from "../graph-rows";
@@ -80,55 +79,22 @@ function keyOf(o: ScopeOwner): ScopeKey {
 
 const bounds = { max_entities: int(MAX_ENTITIES_PER_NAMESPACE), max_facts: int(MAX_FACTS_PER_NAMESPACE) };
 
-export class Neo4jSessionStore implements SessionMemoryStore {
-  readonly kind = "neo4j";
-
-  private readonly database: string | undefined;
-  private readonly schema: (() => Promise<void>) | undefined;
-
-  constructor(
-    private readonly driver: Driver,
-    opts: Neo4jStoreOptions = {},
-  ) {
-    this.database = opts.database;
-    this.schema = opts.schema;
-  }
-
+export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore {
   /** Creates the constraints and indexes (idempotent). */
   ensureSchema(): Promise<void> {
     return ensureSchema(this.driver, undefined, this.database);
   }
 
-  private async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    await this.schema?.();
-    const session = this.driver.session({ defaultAccessMode: "WRITE", ...(this.database ? { database: this.database } : {}) });
-    try {
-      return await session.executeWrite(fn);
-    } finally {
-      await session.close();
-    }
-  }
-
-  private async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    await this.schema?.();
-    const session = this.driver.session({ defaultAccessMode: "READ", ...(this.database ? { database: this.database } : {}) });
-    try {
-      return await session.executeRead(fn);
-    } finally {
-      await session.close();
-    }
-  }
-
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
     const key = keyOf(owner);
-    const r = await this.read((tx) =>
+    const r = await this.run("READ", (tx) =>
       one<Guard & { entities: StoredEntity[]; facts: StoredFact[] }>(tx, Q.LOAD, { ...scopeParams(key), subject: owner.subject_id, now: int(now), ...bounds }),
     );
     const root = r.root;
     const state = checkLoad(root, { revoked: r.revoked, otherSubject: r.other_subject, now });
     if (!root || state === "absent") return null;
     if (state === "expired") {
-      await this.write((tx) => tx.run(Q.DROP_EXPIRED_CONTENT, { ...scopeParams(key), now: int(now) }));
+      await this.run("WRITE", (tx) => tx.run(Q.DROP_EXPIRED_CONTENT, { ...scopeParams(key), now: int(now) }));
       throw new AppError("session_expired");
     }
     return {
@@ -150,7 +116,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
   async commit(input: CommitInput): Promise<CommitResult> {
     const { owner } = input;
     const key = keyOf(owner);
-    const result = await this.write(async (tx): Promise<CommitResult | "expired"> => {
+    const result = await this.run("WRITE", async (tx): Promise<CommitResult | "expired"> => {
       const st = await this.lockAndRead(tx, owner, input.now);
       const root = st.root;
       const state = checkRoot(root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, {
@@ -238,7 +204,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
 
   async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
     const key = keyOf(owner);
-    await this.write(async (tx) => {
+    await this.run("WRITE", async (tx) => {
       const st = await this.lockAndRead(tx, owner, now);
       if (st.revoked) throw new AppError("session_revoked");
       if (st.other_subject || (st.root && st.root.subject_id !== owner.subject_id)) throw new AppError("session_forbidden");
@@ -265,7 +231,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
    * a purge that starts after this returns leaves nothing a worker can add back.
    */
   async revokeSession(tenantId: string, sessionId: string, now: number): Promise<void> {
-    await this.write(async (tx) => {
+    await this.run("WRITE", async (tx) => {
       await tx.run(Q.LOCK_TENANT, { tenant: tenantId });
       await tx.run(Q.REVOKE, { tenant: tenantId, session: sessionId, now: int(now) });
     });
@@ -273,7 +239,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
 
   async purgeSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
     const p = { tenant: tenantId, session: sessionId };
-    return this.write(async (tx) => {
+    return this.run("WRITE", async (tx) => {
       let removed = (await one<{ n: number }>(tx, Q.PURGE_SESSION_FACTS, { ...p, batch: int(batch) })).n;
       if (removed < batch) removed += (await one<{ n: number }>(tx, Q.PURGE_SESSION_ENTITIES, { ...p, batch: int(batch - removed) })).n;
       const { left } = await one<{ left: boolean }>(tx, Q.RECOUNT_SESSION, p);
@@ -282,7 +248,7 @@ export class Neo4jSessionStore implements SessionMemoryStore {
   }
 
   async purgeExpired(now: number, batch: number): Promise<PurgeResult> {
-    return this.write(async (tx) => {
+    return this.run("WRITE", async (tx) => {
       let removed = (await one<{ n: number }>(tx, Q.PURGE_EXPIRED_FACTS, { now: int(now), batch: int(batch) })).n;
       if (removed < batch) removed += (await one<{ n: number }>(tx, Q.PURGE_EXPIRED_ENTITIES, { now: int(now), batch: int(batch - removed) })).n;
       const { left } = await one<{ left: boolean }>(tx, Q.RECOUNT_EXPIRED, { now: int(now) });

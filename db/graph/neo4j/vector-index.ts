@@ -15,11 +15,10 @@
  * the same statement), so an old worker cannot recreate a revoked session's
  * vectors after cleanup.
  */
-import type { Driver } from "neo4j-driver";
 import { MAX_ENTITIES_PER_NAMESPACE } from "../../../core/limits";
 import type { SessionVectorIndex, VectorHit, VectorRecord } from "../../../core/memory/vector-index";
 import type { PurgeResult, ScopeKey } from "../../../core/memory/types";
-import { int, one, rows, type Neo4jStoreOptions, type Tx } from "./driver";
+import { int, one, rows, Neo4jStore } from "./driver";
 
 const UPSERT = `
 UNWIND $rows AS row
@@ -58,30 +57,7 @@ WITH v LIMIT $batch
 DELETE v
 RETURN count(v) AS n`;
 
-export class Neo4jVectorIndex implements SessionVectorIndex {
-  readonly kind = "neo4j";
-
-  private readonly database: string | undefined;
-  private readonly schema: (() => Promise<void>) | undefined;
-
-  constructor(
-    private readonly driver: Driver,
-    opts: Neo4jStoreOptions = {},
-  ) {
-    this.database = opts.database;
-    this.schema = opts.schema;
-  }
-
-  private async run<T>(mode: "READ" | "WRITE", fn: (tx: Tx) => Promise<T>): Promise<T> {
-    await this.schema?.();
-    const session = this.driver.session({ defaultAccessMode: mode, ...(this.database ? { database: this.database } : {}) });
-    try {
-      return mode === "READ" ? await session.executeRead(fn) : await session.executeWrite(fn);
-    } finally {
-      await session.close();
-    }
-  }
-
+export class Neo4jVectorIndex extends Neo4jStore implements SessionVectorIndex {
   async upsert(records: VectorRecord[]): Promise<void> {
     if (records.length === 0) return;
     const data = records.map((r) => ({
