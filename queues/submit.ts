@@ -4,14 +4,23 @@
  * kind's repository permission), writes one job row carrying the identity and
  * the principal's ids — never a credential — and dispatches its id.
  *
- * With `tx`, the row is written in the caller's transaction and not dispatched
- * here (the caller has not committed yet): the PostgreSQL wake-up fires on
- * commit, and the reconciler hands it to BullMQ on its next pass. Without
- * `tx`, the insert commits on its own and the dispatcher wakes the pools after
- * that commit (BullMQ message, or one coalesced NOTIFY per pool).
+ * Submissions made at the same moment go out together (core/coalescer.ts):
+ * one authorizeMany (each request gets exactly what authorize() would have
+ * said, from a read sent after it was made), one multi-row INSERT of the
+ * authorized ones (atomic: all of the batch's rows or none), then one dispatch.
+ * A refused request gets its own error and writes nothing; the others in its
+ * batch are not affected. A lone submission is sent at once.
+ *
+ * With `tx`, the row is written in the caller's transaction (the same check,
+ * alone) and not dispatched here (the caller has not committed yet): the
+ * PostgreSQL wake-up fires on commit, and the reconciler hands it to BullMQ on
+ * its next pass. Without `tx`, the insert commits on its own and the dispatcher
+ * wakes the pools after that commit (BullMQ message, or one coalesced NOTIFY
+ * per pool).
  */
-import { authorize, type Principal } from "../core/authorize";
+import { authorizeMany, type AuthorizeRequest, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
+import { Coalescer } from "../core/coalescer";
 import { AppError } from "../core/errors";
 import { sameIdentity, type Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
@@ -19,7 +28,7 @@ import type { Db, Tx } from "../db/schema";
 import type { Dispatcher } from "./dispatch/dispatcher";
 import type { JobKind, JobRow } from "./jobs";
 import type { JobRegistry } from "./registry";
-import { enqueueJob } from "./sql/enqueueJob";
+import { enqueueJobs, newJobId, type NewJob } from "./sql/enqueueJob";
 
 export interface JobQueue {
   db: Db;
@@ -36,6 +45,21 @@ export interface SubmitInput {
   repo?: string;
 }
 
+/** One validated request: the kind's own check has passed, authorization has not run yet. */
+interface Submission {
+  def: JobKind;
+  params: unknown;
+  identity: Identity;
+  principal: Principal;
+  repo: string | undefined;
+}
+
+/** The row, and the dispatch that follows its commit (resolved or logged, never thrown). */
+type Submitted = { row: JobRow; dispatched: Promise<void> } | AppError;
+
+/** One batcher per queue, made on first use: every JobQueue batches, however it was built. */
+const batchers = new WeakMap<JobQueue, Coalescer<Submission, Submitted>>();
+
 export async function submitJob(
   q: JobQueue,
   identity: Identity,
@@ -51,29 +75,77 @@ export async function submitJob(
     throw new AppError("validation_failed", { message: `The job parameters are not valid: ${fields.join(", ")}.`, details: { field: "params" } });
   }
   if (def.repoLevel && !input.repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
-  const db = opts.tx ?? q.db;
-  const auth = await authorize(db, q.clock, principal, identity.session_id, def.repoLevel && input.repo ? { repo: { ref: input.repo, level: def.repoLevel } } : {});
-  if (!sameIdentity(auth.identity, identity)) throw new AppError("invalid_identity");
+  const submission: Submission = { def, params: parsed.data, identity, principal, repo: input.repo };
+
+  const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
+  if (out instanceof AppError) throw out;
+  await out!.dispatched;
+  return out!.row;
+}
+
+function batcher(q: JobQueue): Coalescer<Submission, Submitted> {
+  let b = batchers.get(q);
+  if (!b) batchers.set(q, (b = new Coalescer((items) => insertAuthorized(q, undefined, items))));
+  return b;
+}
+
+/**
+ * authorize() for every submission (one statement), then one INSERT of the
+ * authorized ones. Inside `tx`: the caller's transaction, wake-up on its commit.
+ * Without: dispatched once the insert has committed.
+ */
+async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly Submission[]): Promise<Submitted[]> {
+  const db = tx ?? q.db;
+  const checks = await authorizeMany(
+    db,
+    q.clock,
+    items.map((s): AuthorizeRequest => ({
+      principal: s.principal,
+      sessionId: s.identity.session_id,
+      ...(s.def.repoLevel && s.repo ? { repo: { ref: s.repo, level: s.def.repoLevel } } : {}),
+    })),
+  );
+  const out: Array<Submitted | undefined> = checks.map((c, k) =>
+    c instanceof AppError ? c : sameIdentity(c.identity, items[k]!.identity) ? undefined : new AppError("invalid_identity"),
+  );
   const now = q.clock.now();
-  const row = await enqueueJob(db, now, {
-    kind: def.kind,
-    pool: def.pool,
-    params: parsed.data,
-    repoId: auth.repo?.repoId ?? null,
-    restartable: def.restartable,
-    maxAttempts: def.maxAttempts,
-    identity: auth.identity,
-    actor: { userId: principal.userId, apiKeyId: principal.apiKeyId, loginSessionId: principal.loginSessionId },
-    dispatched: !opts.tx,
-  }, { notify: !!opts.tx });
-  if (!row) throw new AppError("conflict");
-  if (!opts.tx) {
-    try {
-      await q.dispatcher.dispatch([row], now);
-    } catch (err) {
-      // The row is durable; the reconciler dispatches it again.
-      q.logger?.warn({ code: "dispatch_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "dispatch failed; reconciler will retry");
+  const wanted: Array<{ k: number; job: NewJob & { id: string } }> = [];
+  checks.forEach((c, k) => {
+    if (out[k] || c instanceof AppError) return;
+    const s = items[k]!;
+    wanted.push({
+      k,
+      job: {
+        id: newJobId(),
+        kind: s.def.kind,
+        pool: s.def.pool,
+        params: s.params,
+        repoId: c.repo?.repoId ?? null,
+        restartable: s.def.restartable,
+        maxAttempts: s.def.maxAttempts,
+        identity: c.identity,
+        actor: { userId: s.principal.userId, apiKeyId: s.principal.apiKeyId, loginSessionId: s.principal.loginSessionId },
+        dispatched: !tx,
+      },
+    });
+  });
+  const rows = await enqueueJobs(db, now, wanted.map((w) => w.job), { notify: !!tx });
+  const dispatched = tx || rows.length === 0 ? Promise.resolve() : dispatch(q, rows, now);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const { k, job } of wanted) {
+    const row = byId.get(job.id);
+    out[k] = row ? { row, dispatched } : new AppError("conflict");
+  }
+  return out as Submitted[];
+}
+
+async function dispatch(q: JobQueue, rows: JobRow[], now: Date): Promise<void> {
+  try {
+    await q.dispatcher.dispatch(rows, now);
+  } catch (err) {
+    // The rows are durable; the reconciler dispatches them again.
+    for (const pool of new Set(rows.map((r) => r.pool))) {
+      q.logger?.warn({ code: "dispatch_failed", pool, err: (err as Error).message }, "dispatch failed; reconciler will retry");
     }
   }
-  return row;
 }

@@ -9,12 +9,14 @@
  *   3. authorize() — the API's own check — before any work: its read comes
  *      with the claim (claimJobsChecked, same statement) or, without one, from
  *      an authorizeMany shared by jobs starting together; same rules, same codes;
- *   4. run the handler;
+ *   4. run the handler, then free its handler slot (`onHandlerDone`: the source
+ *      may start the next handler while this outcome is written, still under
+ *      this job's lease; workers/sources/slots.ts bounds how many are held);
  *   5. persist in ONE transaction: finishJob (fenced by the lease token, takes
  *      the row lock), authorize() again, then the handler's writes. A lost
  *      lease or a refused recheck rolls everything back: nothing is written.
  *      A handler with nothing to write: the recheck, then the fenced finish,
- *      each shared with the jobs finishing at the same moment (workers/coalescer.ts).
+ *      each shared with the jobs finishing at the same moment (core/coalescer.ts).
  *
  * Outcomes are all written with the lease token in the where clause; a worker
  * that lost its lease writes nothing at all.
@@ -36,7 +38,7 @@ import { endJob } from "../queues/sql/endJob";
 import { failJob } from "../queues/sql/failJob";
 import { finishJob, finishJobs } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
-import { Coalescer } from "./coalescer";
+import { Coalescer } from "../core/coalescer";
 import type { JobHandler, JobOutcome } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
 
@@ -140,8 +142,10 @@ export class JobRunner {
    * `preAuth`: authorize()'s read for this row's identity, taken by the claiming statement
    * (claimJobsChecked); the recheck before work then applies the rules to it instead of
    * sending its own statement. Without it the recheck reads (coalesced) as before.
+   * `onHandlerDone`: called once, when the handler has returned (before the persist step)
+   * or, if it never ran, when the job ends.
    */
-  async run(row: JobRow, preAuth?: AuthorizeRow): Promise<JobOutcomeLabel> {
+  async run(row: JobRow, preAuth?: AuthorizeRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
     const started = performance.now();
     const token = row.lease_token;
     if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");
@@ -158,13 +162,20 @@ export class JobRunner {
       this.o.logger.warn({ code: "lease_renewal_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "lease renewal failed"),
     );
     let outcome: JobOutcomeLabel;
+    let slotFreed = false;
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
+      onHandlerDone?.();
+    };
     try {
-      outcome = await this.#execute(row, token, ac.signal, preAuth);
+      outcome = await this.#execute(row, token, ac.signal, preAuth, freeSlot);
     } catch (err) {
       // A store error while writing the outcome: the lease will expire and the sweeper decides.
       this.o.logger.error({ code: coerceError(err).code, pool: row.pool, kind: row.kind, err: (err as Error).message }, "job outcome not recorded");
       outcome = "lease_lost";
     } finally {
+      freeSlot();
       stopKeeper();
       this.#active.delete(row.id);
       for (const r of this.#idle) r();
@@ -174,7 +185,7 @@ export class JobRunner {
     return outcome;
   }
 
-  async #execute(row: JobRow, token: string, signal: AbortSignal, preAuth: AuthorizeRow | undefined): Promise<JobOutcomeLabel> {
+  async #execute(row: JobRow, token: string, signal: AbortSignal, preAuth: AuthorizeRow | undefined, freeSlot: () => void): Promise<JobOutcomeLabel> {
     const { db, clock } = this.o;
     const end = async (status: "refused" | "failed" | "abandoned" | "canceled", code: string): Promise<JobOutcomeLabel> =>
       (await endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code })) ? status : "lease_lost";
@@ -238,6 +249,7 @@ export class JobRunner {
         return this.#fail(row, token, err);
       }
       if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+      freeSlot();
 
       // 5. Persist: fenced, rechecked, atomic.
       try {

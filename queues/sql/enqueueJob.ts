@@ -19,6 +19,8 @@ import type { JobRow, Pool } from "../jobs";
 export const JOBS_CHANNEL = "codesynapse_jobs";
 
 export interface NewJob {
+  /** Chosen by the caller when it must match rows to requests (a batched submit); default a fresh id. */
+  id?: string;
   kind: string;
   pool: Pool;
   params: unknown;
@@ -47,7 +49,7 @@ export function newJobId(): string {
 export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: EnqueueOptions = {}): Promise<JobRow[]> {
   if (jobs.length === 0) return [];
   const rows = jobs.map((j) => ({
-    id: newJobId(),
+    id: j.id ?? newJobId(),
     kind: j.kind,
     pool: j.pool,
     params: JSON.stringify(j.params ?? {}),

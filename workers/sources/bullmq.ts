@@ -11,8 +11,10 @@ import type { Clock } from "../../core/clock";
 import type { Logger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { connectionOf, DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
-import { claimJobsChecked } from "../../queues/sql/claimJobs";
+import { Coalescer } from "../../core/coalescer";
+import { claimJobsChecked, type CheckedClaim } from "../../queues/sql/claimJobs";
 import type { JobRunner } from "../runner";
+import { PoolSlots, type Slot } from "./slots";
 
 export interface BullSourceOptions {
   db: Db;
@@ -29,8 +31,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class BullSource {
   readonly worker: Worker;
+  /** Claims of the messages being processed together: one statement per flush, each id answered by its own row (or none). */
+  readonly #claims: Coalescer<string, CheckedClaim | undefined>;
+  /** BullMQ bounds the handlers (its concurrency); this bounds the jobs held while their outcomes are written. */
+  readonly #slots: PoolSlots;
 
   constructor(readonly o: BullSourceOptions) {
+    this.#slots = new PoolSlots(o.concurrency);
+    this.#claims = new Coalescer(async (ids) => {
+      const rows = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: ids.length, now: o.clock.now(), ids });
+      const byId = new Map(rows.map((c) => [c.row.id, c]));
+      return ids.map((id) => byId.get(id));
+    });
     this.worker = new Worker(queueName(o.pool), (job) => this.#process(job.data as unknown), {
       connection: connectionOf(o.bull),
       prefix: o.bull.prefix ?? DEFAULT_BULL_PREFIX,
@@ -44,18 +56,42 @@ export class BullSource {
   async #process(data: unknown): Promise<void> {
     const id = (data as { id?: unknown } | null)?.id;
     if (typeof id !== "string") return;
+    const slot = await this.#slots.takeWhenRoom();
+    let handed = false;
+    try {
+      handed = await this.#claimAndRun(id, slot);
+    } finally {
+      if (!handed) slot.done(); // a run releases its own slot when its outcome is written
+    }
+  }
+
+  /** true when the row was claimed and handed to the runner (which then owns `slot`). */
+  async #claimAndRun(id: string, slot: Slot): Promise<boolean> {
     const o = this.o;
     for (let attempt = 0; attempt < 4; attempt++) {
-      const now = o.clock.now();
-      const [claimed] = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: 1, now, ids: [id] });
+      const claimed = await this.#claims.run(id);
       if (claimed) {
-        await o.runner.run(claimed.row, claimed.auth);
-        return;
+        // Resolves when the handler has returned (or the job ended before it ran); the run goes on to persist.
+        await new Promise<void>((handlerDone) => {
+          o.runner
+            .run(claimed.row, claimed.auth, () => {
+              slot.handlerDone();
+              handlerDone();
+            })
+            .catch(() => undefined)
+            .finally(() => {
+              slot.done();
+              handlerDone();
+            });
+        });
+        return true;
       }
+      const now = o.clock.now();
       const cur = await o.db.selectFrom("jobs").select(["status", "run_at"]).where("id", "=", id).executeTakeFirst();
-      if (!cur || cur.status !== "queued" || cur.run_at.getTime() > now.getTime()) return;
+      if (!cur || cur.status !== "queued" || cur.run_at.getTime() > now.getTime()) return false;
       await sleep(20 * (attempt + 1));
     }
+    return false;
   }
 
   async stop(): Promise<void> {

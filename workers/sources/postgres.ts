@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL-only source (no Redis, JOB-2): a loop per pool that claims up
- * to its free slots in one statement (claimJobs, the shared claim) and hands
+ * to its free slots (./slots.ts) in one statement (claimJobs, the shared claim) and hands
  * each row to the runner. It sleeps until a wake-up: a NOTIFY for its pool, a
  * finished job freeing a slot, or the poll timer (which also covers delayed
  * retries and a missed notification).
@@ -11,6 +11,7 @@ import type { Db } from "../../db/schema";
 import { claimJobsChecked } from "../../queues/sql/claimJobs";
 import { nextRunAt } from "../../queues/sql/nextRunAt";
 import type { JobRunner } from "../runner";
+import { PoolSlots } from "./slots";
 
 export interface PostgresSourceOptions {
   db: Db;
@@ -24,13 +25,15 @@ export interface PostgresSourceOptions {
 }
 
 export class PostgresSource {
-  #inflight = 0;
+  readonly #slots: PoolSlots;
   #stopped = false;
   #pending = false;
   #wakeup: (() => void) | undefined;
   #loop: Promise<void> | undefined;
 
-  constructor(readonly o: PostgresSourceOptions) {}
+  constructor(readonly o: PostgresSourceOptions) {
+    this.#slots = new PoolSlots(o.concurrency, () => this.wake());
+  }
 
   start(): this {
     this.#loop = this.#run();
@@ -52,20 +55,14 @@ export class PostgresSource {
     const o = this.o;
     while (!this.#stopped) {
       this.#pending = false;
-      const free = o.concurrency - this.#inflight;
+      const free = this.#slots.free;
       if (free > 0) {
         try {
           // The claim also reads what the recheck before work needs (one round trip for both).
           const rows = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: free, now: o.clock.now() });
           for (const { row, auth } of rows) {
-            this.#inflight++;
-            o.runner
-              .run(row, auth)
-              .catch(() => undefined)
-              .finally(() => {
-                this.#inflight--;
-                this.wake();
-              });
+            const slot = this.#slots.take();
+            o.runner.run(row, auth, slot.handlerDone).catch(() => undefined).finally(slot.done);
           }
           // A full batch: more may be waiting, claim again at once. A partial one: the queue is drained; sleep until woken.
           if (rows.length === free) continue;

@@ -1,0 +1,100 @@
+/**
+ * submitJob with many submissions at once (queues/submit.ts): they share one
+ * authorizeMany and one multi-row insert, yet each is answered exactly as a
+ * lone submission would be — its own refusal code, its own identity on its
+ * row, nothing written for a refused one. Inside a caller's transaction the
+ * row lives and dies with that transaction. On PGlite and on PostgreSQL.
+ */
+import { sql } from "kysely";
+import { beforeAll, expect, it } from "vitest";
+import { suspendMember } from "../../core/accounts/accounts";
+import { systemClock } from "../../core/clock";
+import { AppError } from "../../core/errors";
+import { silentLogger } from "../../core/log";
+import { revokeSession } from "../../core/registry/registry";
+import { inTransaction } from "../../db/transaction";
+import { JobRegistry } from "../../queues/registry";
+import { createJobQueue } from "../../queues/service";
+import { submitJob, type JobQueue } from "../../queues/submit";
+import { defineHandler, type JobHandler } from "../../workers/handler";
+import { describeEachDatabase } from "../support/databases";
+import { seedAccount } from "../support/fixtures";
+import { anyParams, seedExecution, type Execution } from "../support/jobs";
+
+const clock = systemClock;
+
+const registry = new JobRegistry<JobHandler>().register(
+  defineHandler({ kind: "test.submit", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "write", params: anyParams, run: async () => ({}) }),
+);
+
+await describeEachDatabase("job submission", (t) => {
+  let queue: JobQueue;
+  beforeAll(() => {
+    queue = createJobQueue({ db: t().db, clock, logger: silentLogger(), registry }).queue;
+  });
+
+  const submit = (e: Execution, n: number, over: Partial<Execution> = {}) =>
+    submitJob(queue, over.identity ?? e.identity, over.principal ?? e.principal, { kind: "test.submit", params: { n }, repo: e.account.repoId });
+
+  it("submissions made together are each answered as if alone: own code, own identity, nothing written when refused", async () => {
+    const db = t().db;
+    const ok1 = await seedExecution(db, clock);
+    const ok2 = await seedExecution(db, clock);
+    const revoked = await seedExecution(db, clock);
+    await revokeSession(db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    const readOnly = await seedExecution(db, clock, { account: await seedAccount(db, { repoLevel: "read" }) });
+    const suspended = await seedExecution(db, clock);
+    await suspendMember(db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+
+    // All in the same tick: they go out in shared statements.
+    const cases = [
+      { e: ok1, expect: "ok" },
+      { e: revoked, expect: "session_revoked" },
+      { e: ok2, expect: "ok" },
+      { e: readOnly, expect: "repo_permission_denied" },
+      { e: suspended, expect: "membership_suspended" },
+      // ok1's session claimed by ok2's principal: not theirs.
+      { e: ok2, over: { identity: ok1.identity }, expect: "session_forbidden" },
+    ] as const;
+    const calls = cases.flatMap((c) => [0, 1, 2, 3].map((n) => ({ c, p: submit(c.e, n, "over" in c ? c.over : {}) })));
+    const settled = await Promise.allSettled(calls.map((x) => x.p));
+
+    settled.forEach((s, i) => {
+      const { c } = calls[i]!;
+      if (c.expect === "ok") {
+        expect(s.status).toBe("fulfilled");
+        const row = (s as PromiseFulfilledResult<Awaited<ReturnType<typeof submitJob>>>).value;
+        expect(row).toMatchObject({ session_id: c.e.identity.session_id, tenant_id: c.e.account.orgId, actor_user_id: c.e.account.userId, repo_id: c.e.account.repoId, status: "queued" });
+      } else {
+        expect(s.status).toBe("rejected");
+        const err = (s as PromiseRejectedResult).reason as AppError;
+        expect(err).toBeInstanceOf(AppError);
+        expect(err.code).toBe(c.expect);
+      }
+    });
+
+    const rows = await db.selectFrom("jobs").select(["session_id", "actor_user_id", "params"]).where("kind", "=", "test.submit").execute();
+    const bySession = new Map<string, Array<{ actor: string | null; n: number }>>();
+    for (const r of rows) bySession.set(r.session_id!, [...(bySession.get(r.session_id!) ?? []), { actor: r.actor_user_id, n: (r.params as { n: number }).n }]);
+    expect([...bySession.keys()].sort()).toEqual([ok1.identity.session_id, ok2.identity.session_id].sort());
+    for (const e of [ok1, ok2]) {
+      const mine = bySession.get(e.identity.session_id)!;
+      expect(mine.map((m) => m.n).sort()).toEqual([0, 1, 2, 3]);
+      expect(new Set(mine.map((m) => m.actor))).toEqual(new Set([e.account.userId]));
+    }
+  });
+
+  it("inside the caller's transaction: the row commits or rolls back with it, and waits for the reconciler to dispatch it", async () => {
+    const db = t().db;
+    const e = await seedExecution(db, clock);
+    await expect(
+      inTransaction(db, async (tx) => {
+        await submitJob(queue, e.identity, e.principal, { kind: "test.submit", params: { n: 1 }, repo: e.account.repoId }, { tx });
+        throw new Error("caller fails after submitting");
+      }),
+    ).rejects.toThrow("caller fails");
+    const kept = await inTransaction(db, (tx) => submitJob(queue, e.identity, e.principal, { kind: "test.submit", params: { n: 2 }, repo: e.account.repoId }, { tx }));
+    const rows = await sql<{ id: string; dispatched_at: Date | null }>`select id, dispatched_at from jobs where session_id = ${e.identity.session_id}`.execute(db);
+    expect(rows.rows).toEqual([{ id: kept.id, dispatched_at: null }]);
+  });
+});
