@@ -1,21 +1,24 @@
 /**
  * End-to-end no-op job throughput (`npx tsx bench/jobs.ts`).
  *
- * CodeSynapse, per job: submitJob (authorize with the repository check in one
- * statement + insert + dispatch) → claim (batched, shared by both paths) →
- * authorize before work → no-op handler → authorize again → lease-fenced
- * finish — with the PostgreSQL-only dispatcher and with BullMQ. The worker's
- * two rechecks and the finish are shared by jobs running together
- * (authorizeMany, finishJobs: every job still rechecked, every row fenced by
- * its own token). Columns: seconds from the first enqueue to the last
- * completion, jobs/s, ratio to the first row, stmts/job (every statement any
- * `pg` client sent in that window, divided by the jobs; "-" without PostgreSQL).
- * pg-boss runs CONCURRENCY workers fetching and completing batches of 16 (its
- * fastest setting, so up to 128 jobs in hand); graphile-worker its defaults.
+ * CodeSynapse, per job: submitJob (authorize with the repository check + insert
+ * + dispatch; submissions made together share one authorizeMany and one insert)
+ * → claim (batched, and it carries authorize()'s read for the recheck before
+ * work) → no-op handler → authorize again → lease-fenced finish (shared by jobs
+ * finishing together: every job still rechecked, every row fenced by its own
+ * token) — with the PostgreSQL-only dispatcher and with BullMQ. A pool runs
+ * `concurrency` handlers and holds at most twice that many jobs (handlers plus
+ * outcomes being written, workers/sources/slots.ts).
+ *
  * Side by side, on the same servers: raw BullMQ (no rows, no checks), pg-boss
- * and graphile-worker doing the same no-op. Each system gets a fresh schema
- * (or key prefix); the clock starts before the first enqueue and stops when
- * the last job is done. Env: BENCH_JOBS (2000), BENCH_CONCURRENCY (8),
+ * (CONCURRENCY polling workers, batches of 16 and of 250) and graphile-worker
+ * (its defaults, and its performance page's batched settings) doing the same
+ * no-op. Columns: seconds from the first enqueue to the last completion,
+ * jobs/s, ratio to the first row, stmts/job (every statement any `pg` client
+ * sent in that window, divided by the jobs; "-" without PostgreSQL) and "in
+ * hand", the most jobs one process holds at once — the setting a polling
+ * queue's rate grows with, so compare rows with it in view. Each system gets a
+ * fresh schema (or key prefix). Env: BENCH_JOBS (2000), BENCH_CONCURRENCY (8),
  * BENCH_SUBMITTERS (16), TEST_DATABASE_URL / DATABASE_URL, REDIS_URL.
  */
 import { randomBytes } from "node:crypto";
@@ -49,6 +52,8 @@ interface Result {
   name: string;
   seconds: number;
   checks: string;
+  /** The most jobs one process holds at once (claimed or locked, not yet finished): the setting the rate depends on. */
+  inHand: number;
   /** PostgreSQL statements sent (every pg client query, BEGIN/COMMIT included) per job; undefined when no PostgreSQL. */
   statementsPerJob?: number;
 }
@@ -181,7 +186,7 @@ async function codesynapse(dispatch: "postgres" | "bullmq"): Promise<Result> {
       if (keys.length) await r.del(...keys);
       await r.quit();
     }
-    return { name: `CodeSynapse, ${dispatch === "bullmq" ? "BullMQ dispatch" : "PostgreSQL dispatch"}`, seconds, checks: "authorize ×3, lease-fenced persist", statementsPerJob };
+    return { name: `CodeSynapse, ${dispatch === "bullmq" ? "BullMQ dispatch" : "PostgreSQL dispatch"}`, seconds, checks: "authorize ×3, lease-fenced persist", statementsPerJob, inHand: 2 * CONCURRENCY };
   });
 }
 
@@ -199,10 +204,16 @@ async function rawBullmq(): Promise<Result> {
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
-  return { name: "raw BullMQ", seconds, checks: "none (no rows)" };
+  return { name: "raw BullMQ", seconds, checks: "none (no rows)", inHand: CONCURRENCY };
 }
 
-async function pgBoss(): Promise<Result> {
+/**
+ * pg-boss polls: each of CONCURRENCY workers fetches up to `batch` jobs, runs them, and
+ * waits out the rest of its polling interval (0.5 s, its minimum) — so its rate is about
+ * CONCURRENCY × batch per 0.5 s and grows with the jobs it holds. Batch 16: 128 in hand;
+ * batch 250: up to 2,000, the whole run at once.
+ */
+async function pgBoss(batch: number): Promise<Result> {
   const { default: PgBoss } = await import("pg-boss");
   return withSchema(async (schema) => {
     const boss = new PgBoss({ connectionString: pgUrl(), schema, max: CONCURRENCY + SUBMITTERS + 4, supervise: false, schedule: false });
@@ -210,9 +221,8 @@ async function pgBoss(): Promise<Result> {
     await boss.start();
     await boss.createQueue("noop");
     let done = 0;
-    // CONCURRENCY workers, each fetching batches: pg-boss's fastest setting for a no-op.
     for (let w = 0; w < CONCURRENCY; w++) {
-      await boss.work("noop", { batchSize: 16, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      await boss.work("noop", { batchSize: batch, pollingIntervalSeconds: 0.5 }, async (jobs) => {
         done += jobs.length;
       });
     }
@@ -223,11 +233,16 @@ async function pgBoss(): Promise<Result> {
     const seconds = (performance.now() - t0) / 1000;
     const statementsPerJob = stopCounting(N);
     await boss.stop({ graceful: false, wait: true });
-    return { name: "pg-boss 10", seconds, checks: "none", statementsPerJob };
+    return { name: `pg-boss 10, batch ${batch}`, seconds, checks: "none", statementsPerJob, inHand: CONCURRENCY * batch };
   });
 }
 
-async function graphileWorker(): Promise<Result> {
+/**
+ * graphile-worker with its defaults, or `batched`: the settings of its own performance
+ * page (a local queue of 500 jobs fetched and locked at once, completions and failures
+ * batched) — its fastest configuration, which holds up to 500 jobs per process.
+ */
+async function graphileWorker(batched = false): Promise<Result> {
   const { run, makeWorkerUtils, Logger } = await import("graphile-worker");
   const quietLogger = new Logger(() => () => undefined);
   return withSchema(async (schema) => {
@@ -235,6 +250,7 @@ async function graphileWorker(): Promise<Result> {
     const runner = await run({
       connectionString: pgUrl(), schema, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 500,
       maxPoolSize: CONCURRENCY + 4, taskList: { noop: async () => void done++ }, logger: quietLogger,
+      ...(batched ? { preset: { worker: { localQueue: { size: 500 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } } } : {}),
     });
     const utils = await makeWorkerUtils({ connectionString: pgUrl(), schema, logger: quietLogger });
     startCounting();
@@ -245,7 +261,7 @@ async function graphileWorker(): Promise<Result> {
     const statementsPerJob = stopCounting(N);
     await utils.release();
     await runner.stop();
-    return { name: "graphile-worker 0.17", seconds, checks: "none", statementsPerJob };
+    return { name: batched ? "graphile-worker 0.17, batched" : "graphile-worker 0.17", seconds, checks: "none", statementsPerJob, inHand: batched ? 500 + CONCURRENCY : CONCURRENCY };
   });
 }
 
@@ -263,8 +279,10 @@ export async function benchJobs(select: readonly string[] = (process.env.BENCH_J
     ["cs-pg", () => codesynapse("postgres")],
     ["cs-bullmq", () => codesynapse("bullmq")],
     ["bullmq", rawBullmq],
-    ["pg-boss", pgBoss],
-    ["graphile", graphileWorker],
+    ["pg-boss", () => pgBoss(16)],
+    ["pg-boss-wide", () => pgBoss(250)],
+    ["graphile", () => graphileWorker()],
+    ["graphile-batched", () => graphileWorker(true)],
   ];
   const results: Result[] = [];
   for (const [key, fn] of suites) {
@@ -281,12 +299,15 @@ export async function benchJobs(select: readonly string[] = (process.env.BENCH_J
 export function printJobs(b: JobsBench): void {
   const base = b.results[0];
   console.log(`\nNo-op jobs, end to end: ${b.jobs} per system, concurrency ${b.concurrency}, ${b.submitters} parallel submitters`);
-  console.log("(stmts/job: every statement a pg client sent between the first enqueue and the last completion, BEGIN/COMMIT included)\n");
-  console.log(`${"system".padEnd(38)} ${"seconds".padStart(8)} ${"jobs/s".padStart(8)} ${"vs first".padStart(9)} ${"stmts/job".padStart(9)}  checks`);
+  console.log("(stmts/job: every statement a pg client sent between the first enqueue and the last completion, BEGIN/COMMIT included;");
+  console.log(" in hand: the most jobs the process holds at once — CodeSynapse: `concurrency` handlers + as many outcomes being written)\n");
+  console.log(`${"system".padEnd(38)} ${"seconds".padStart(8)} ${"jobs/s".padStart(8)} ${"vs first".padStart(9)} ${"stmts/job".padStart(9)} ${"in hand".padStart(8)}  checks`);
   for (const r of b.results) {
     const rate = b.jobs / r.seconds;
     const ratio = base ? rate / (b.jobs / base.seconds) : 1;
-    console.log(`${r.name.padEnd(38)} ${r.seconds.toFixed(2).padStart(8)} ${rate.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(9)} ${(r.statementsPerJob === undefined ? "-" : r.statementsPerJob.toFixed(1)).padStart(9)}  ${r.checks}`);
+    console.log(
+      `${r.name.padEnd(38)} ${r.seconds.toFixed(2).padStart(8)} ${rate.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(9)} ${(r.statementsPerJob === undefined ? "-" : r.statementsPerJob.toFixed(1)).padStart(9)} ${String(r.inHand).padStart(8)}  ${r.checks}`,
+    );
   }
 }
 
