@@ -1,6 +1,7 @@
 /**
  * The express app factory. No listen here: the runtime or a test listens.
- * Bodies are JSON, at most BODY_LIMIT, validated with zod in each route.
+ * Bodies are JSON, at most BODY_LIMIT, validated with zod in each route
+ * (one exception: a snapshot upload's raw archive, routes/uploads.ts).
  */
 import express, { type Express } from "express";
 import { AppError } from "../core/errors";
@@ -18,6 +19,7 @@ import { jobRoutes } from "./routes/jobs";
 import { jobSubmitRoutes } from "./routes/job-submit";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
+import { uploadRoutes } from "./routes/uploads";
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -33,6 +35,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(mcpRoutes(ctx));
   app.use(jobRoutes(ctx));
   app.use(jobSubmitRoutes(ctx));
+  app.use(uploadRoutes(ctx));
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));

@@ -12,6 +12,7 @@ import { buildMemoryServices } from "./memory";
 import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "./context";
 import { SessionCleaners } from "../core/retention/cleaners";
+import { uploadsCleaner } from "../core/ingest/uploads";
 import { JobMetrics } from "../queues/metrics";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
@@ -47,6 +48,7 @@ export async function startPlatform(
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
+  cleaners.register(uploadsCleaner(database.db));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL });
   ctx.jobs = queue;

@@ -48,6 +48,8 @@ export const configSchema = z.object({
   INGEST_ALLOWED_ROOTS: z.string().default(""),
   /** WRK-2: comma-separated `scheme://host` prefixes a git URL may use (e.g. "https://github.com"); empty = no git. */
   INGEST_GIT_ALLOWED: z.string().default(""),
+  /** WRK-2: the largest snapshot archive `POST /api/v1/repos/{repo}/uploads` accepts, in bytes; 0 = uploads off. */
+  INGEST_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
   COOKIE_SECURE: bool.default(false),
   LOGIN_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
   WORKER_POOLS: z.string().default("ingest,ai,embedding,fix,cleanup"),

@@ -29,6 +29,7 @@ export const ERRORS = {
   session_not_found: { status: 404, message: "The execution session is not registered." },
   repo_not_found: { status: 404, message: "The repository does not exist or is not visible." },
   job_not_found: { status: 404, message: "The job does not exist or is not visible." },
+  upload_not_found: { status: 404, message: "The upload does not exist, has expired or is not visible to this session." },
   // 409
   conflict: { status: 409, message: "The request conflicts with the current state." },
   session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
@@ -40,8 +41,11 @@ export const ERRORS = {
   gone: { status: 410, message: "This endpoint has been removed." },
   // 413
   payload_too_large: { status: 413, message: "The request body is too large." },
+  // 415
+  unsupported_archive: { status: 415, message: "The upload must be a tar, tar.gz or zip archive." },
   // 422 / 429: limits
   limit_exceeded: { status: 422, message: "A limit was reached." },
+  invalid_archive: { status: 422, message: "The archive could not be read safely." },
   // 499 / 5xx
   canceled: { status: 499, message: "The operation was canceled." },
   deadline_exceeded: { status: 504, message: "The operation's deadline passed." },

@@ -58,6 +58,12 @@ export const INGEST_MAX_FILES = 5000;
 export const INGEST_MAX_TOTAL_BYTES = 32 * 1024 * 1024;
 export const INGEST_MAX_FILE_BYTES = 512 * 1024;
 export const INGEST_MAX_DEPTH = 32;
+/** WRK-2 uploads: live uploads per session, how long an unused one is kept, and what extracting one may produce. */
+export const INGEST_MAX_UPLOADS_PER_SESSION = 8;
+export const INGEST_MAX_UPLOAD_BYTES_PER_TENANT = 1024 * 1024 * 1024;
+export const INGEST_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+export const INGEST_MAX_ARCHIVE_ENTRIES = 20_000;
+export const INGEST_MAX_EXTRACT_BYTES = 4 * INGEST_MAX_TOTAL_BYTES;
 export const INGEST_MAX_SYMBOLS_PER_FILE = 500;
 /** WRK-2: triples per repository-store write while ingesting (keeps statements under the parameter limit). */
 export const INGEST_WRITE_CHUNK = 400;

@@ -106,6 +106,22 @@ export interface Database extends MemoryTables {
   audit_log: AuditLogTable;
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
+  ingest_uploads: IngestUploadsTable;
+}
+
+/** Uploaded snapshot archives (WRK-2), owned by the uploading execution identity. */
+export interface IngestUploadsTable {
+  id: string;
+  tenant_id: string;
+  subject_id: string;
+  session_id: string;
+  repo_id: string;
+  format: "tar" | "tar.gz" | "zip";
+  size: number;
+  sha256: string;
+  content: Uint8Array;
+  created_at: Date;
+  expires_at: Date;
 }
 
 export type Db = Kysely<Database>;

@@ -36,7 +36,9 @@ export async function submitRepoJob(ctx: AppContext, identity: Identity, actor: 
   if (!ctx.jobs || !ctx.jobs.registry.get(kind)) throw new AppError("unavailable", { message: "This job kind is not available on this server." });
   // Permission first: a caller without it learns nothing about the snapshot source rules.
   const repo = await authorizeRepo(ctx.db, { orgId: actor.orgId, userId: actor.userId }, repoRef, def.level);
-  if (kind === INGEST_KIND) await checkIngestSource(ctx.config, params as z.infer<typeof ingestParams>);
+  if (kind === INGEST_KIND) {
+    await checkIngestSource(ctx.config, params as z.infer<typeof ingestParams>, { db: ctx.db, identity, repoId: repo.repoId, now: ctx.clock.now() });
+  }
   const row = await submitJob(ctx.jobs, identity, principalOf(actor), { kind, params, repo: repo.repoId });
   return { job_id: row.id };
 }

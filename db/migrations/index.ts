@@ -8,10 +8,12 @@ import * as accounts from "./20261202_0001_accounts";
 import * as sessionRegistry from "./20261202_0002_session_registry";
 import * as memory from "./20261202_0100_memory";
 import * as jobs from "./20261202_0200_jobs";
+import * as ingestUploads from "./20261202_0300_ingest_uploads";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
   "20261202_0002_session_registry": sessionRegistry,
   "20261202_0100_memory": memory,
   "20261202_0200_jobs": jobs,
+  "20261202_0300_ingest_uploads": ingestUploads,
 };

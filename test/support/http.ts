@@ -37,13 +37,13 @@ export async function call(
   base: string,
   method: string,
   path: string,
-  opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+  opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string | Uint8Array } = {},
 ): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined) headers["content-type"] ??= "application/json";
+  if (body !== undefined) headers["content-type"] ??= typeof body === "string" ? "application/json" : "application/octet-stream";
   const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
   let parsed: any = undefined;

@@ -1,7 +1,8 @@
 /**
  * The ingest pool's kind (WRK-2): a repository snapshot — a local directory
- * under INGEST_ALLOWED_ROOTS or a shallow clone of an allowed git URL (an
- * uploaded archive is not supported yet) — walked within the INGEST_* limits,
+ * under INGEST_ALLOWED_ROOTS, a shallow clone of an allowed git URL, or an
+ * archive this session uploaded (core/ingest/uploads.ts, extracted by
+ * core/ingest/archive.ts) — walked within the INGEST_* limits,
  * parsed into the repository code graph (core/ingest) and written through the
  * RepositoryMemoryStore with the job's primary session as origin. A re-ingest
  * prunes the previous snapshot's code edges and orphaned code nodes. The
@@ -19,7 +20,11 @@ import { AppError } from "../../core/errors";
 import { requireIdentity } from "../../core/execution/context";
 import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../../core/ingest/graph";
 import { parseSource } from "../../core/ingest/parse";
+import { extractArchive, type Extracted } from "../../core/ingest/archive";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
+import { checkUpload, deleteUpload, findUpload } from "../../core/ingest/uploads";
+import type { Identity } from "../../core/execution/identity";
+import type { Db } from "../../db/schema";
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";
@@ -28,6 +33,9 @@ import { defineHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 import { EMBEDDING_KIND } from "./embedding";
 import { cloneSnapshot } from "./git-snapshot";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 export const INGEST_KIND = "ingest.snapshot";
 
@@ -36,8 +44,9 @@ export const ingestParams = z
     path: z.string().min(1).max(4096).optional(),
     git_url: z.string().min(1).max(2048).optional(),
     ref: z.string().regex(/^\w[\w./-]{0,199}$/).optional(),
+    upload_id: z.string().min(1).max(64).optional(),
   })
-  .refine((p) => (p.path === undefined) !== (p.git_url === undefined), { message: "exactly one of path or git_url" })
+  .refine((p) => [p.path, p.git_url, p.upload_id].filter((x) => x !== undefined).length === 1, { message: "exactly one of path, git_url or upload_id" })
   .refine((p) => p.ref === undefined || p.git_url !== undefined, { message: "ref needs git_url", path: ["ref"] });
 
 export type IngestParams = z.infer<typeof ingestParams>;
@@ -49,9 +58,36 @@ export interface IngestDeps {
 }
 
 /** The submission-time check (routes, MCP): the same source rules the handler applies again. */
-export async function checkIngestSource(config: IngestDeps["config"], params: IngestParams): Promise<void> {
+export async function checkIngestSource(
+  config: IngestDeps["config"],
+  params: IngestParams,
+  who: { db: Db; identity: Identity; repoId: string; now: Date },
+): Promise<void> {
   if (params.path !== undefined) await resolveLocalSource(params.path, config.INGEST_ALLOWED_ROOTS);
-  else checkGitUrl(params.git_url!, config.INGEST_GIT_ALLOWED);
+  else if (params.git_url !== undefined) checkGitUrl(params.git_url, config.INGEST_GIT_ALLOWED);
+  else await checkUpload(who.db, who.identity, who.repoId, params.upload_id!, who.now);
+}
+
+interface Snapshot {
+  dir: string;
+  archive?: Extracted;
+  dispose(): Promise<void>;
+}
+
+/** The snapshot's directory, by source; the same rules as at submission, checked again with the job's identity. */
+async function openSnapshot(deps: IngestDeps, params: IngestParams, ctx: { db: Db; identity: Identity; repoId: string; now: Date; signal: AbortSignal }): Promise<Snapshot> {
+  if (params.path !== undefined) return { dir: await resolveLocalSource(params.path, deps.config.INGEST_ALLOWED_ROOTS), dispose: async () => undefined };
+  if (params.git_url !== undefined) return cloneSnapshot(checkGitUrl(params.git_url, deps.config.INGEST_GIT_ALLOWED), params.ref, ctx.identity, ctx.signal);
+  const upload = await findUpload(ctx.db, ctx.identity, ctx.repoId, params.upload_id!, ctx.now);
+  const base = await mkdtemp(path.join(tmpdir(), "codesynapse-upload-"));
+  const dispose = () => rm(base, { recursive: true, force: true });
+  try {
+    const archive = await extractArchive(upload.content, upload.format, base, ctx.signal);
+    return { dir: base, archive, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
 }
 
 export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
@@ -62,12 +98,10 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
     maxAttempts: 3,
     repoLevel: "write",
     params: ingestParams,
-    async run({ job, params, repo, signal, clock }) {
+    async run({ job, params, repo, signal, clock, db }) {
       const identity = requireIdentity();
       if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
-      const snapshot = params.path !== undefined
-        ? { dir: await resolveLocalSource(params.path, deps.config.INGEST_ALLOWED_ROOTS), dispose: async () => undefined }
-        : await cloneSnapshot(checkGitUrl(params.git_url!, deps.config.INGEST_GIT_ALLOWED), params.ref, identity, signal);
+      const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
       try {
         const walk = await walkSnapshot(snapshot.dir, undefined, signal);
         const files = walk.files.map((f) => ({ path: f.path, parsed: f.text === null ? null : parseSource(f.path, f.text) }));
@@ -82,7 +116,8 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
         const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
         const nodes = new Set(triples.flatMap((t) => [t.subject.id, t.object.id]));
         const result = {
-          source: params.path !== undefined ? "path" : "git",
+          source: params.path !== undefined ? "path" : params.git_url !== undefined ? "git" : "upload",
+          ...(snapshot.archive ? { archive: snapshot.archive } : {}),
           files: walk.files.length,
           parsed_files: files.filter((f) => f.parsed).length,
           symbols: files.reduce((n, f) => n + (f.parsed?.symbols.length ?? 0), 0),
@@ -95,7 +130,11 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
         };
         return {
           result,
-          persist: async (tx) => void (await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId })),
+          persist: async (tx) => {
+            await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
+            // Consumed only by a successful, rechecked ingest: a retry can still read it.
+            if (params.upload_id !== undefined) await deleteUpload(tx, params.upload_id);
+          },
         };
       } finally {
         await snapshot.dispose();

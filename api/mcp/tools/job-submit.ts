@@ -19,13 +19,15 @@ export function registerJobSubmitTools(define: DefineTool): void {
       title: "Ingest a repository snapshot",
       description:
         "Queues an ingest of a repository snapshot into the repository's code graph (files and symbols as nodes, contains/imports edges), " +
-        "then an embedding refresh. Give exactly one of `path` (a directory under the server's allowed roots) or `git_url` (an allowed host). " +
+        "then an embedding refresh. Give exactly one of `path` (a directory under the server's allowed roots), `git_url` (an allowed host) or " +
+        "`upload_id` (an archive this session uploaded with POST /api/v1/repos/{repo}/uploads). " +
         "Needs repository write permission. Returns {job_id}; poll with get_job.",
       inputSchema: {
         repo,
         path: z.string().min(1).max(4096).optional(),
         git_url: z.string().min(1).max(2048).optional(),
         ref: z.string().min(1).max(200).optional(),
+        upload_id: z.string().min(1).max(64).optional(),
       },
     },
     async ({ repo: ref, ...params }, run) => submitRepoJob(run.ctx, run.identity, run.caller.actor, INGEST_KIND, ref, params),
