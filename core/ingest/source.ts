@@ -4,7 +4,7 @@
  *    (realpath) — it is one of INGEST_ALLOWED_ROOTS or inside one;
  *  - a git URL, allowed only when its `scheme://host` is on INGEST_GIT_ALLOWED.
  * Refusals are one fixed message: the rejected path or URL is never echoed.
- * (An uploaded archive is not supported yet.)
+ * (The third source, an uploaded archive, is ./uploads.ts.)
  */
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";

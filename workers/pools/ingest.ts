@@ -14,28 +14,28 @@
  * the runner's first authorize(), each chunk idempotent (ids are content
  * hashes), and the job is only marked succeeded after the second check.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { z } from "zod";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import { requireIdentity } from "../../core/execution/context";
+import type { Identity } from "../../core/execution/identity";
+import { extractArchive, type Extracted } from "../../core/ingest/archive";
 import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../../core/ingest/graph";
 import { parseSource } from "../../core/ingest/parse";
-import { extractArchive, type Extracted } from "../../core/ingest/archive";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
 import { checkUpload, deleteUpload, findUpload } from "../../core/ingest/uploads";
-import type { Identity } from "../../core/execution/identity";
-import type { Db } from "../../db/schema";
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";
+import type { Db } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
 import { defineHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 import { EMBEDDING_KIND } from "./embedding";
 import { cloneSnapshot } from "./git-snapshot";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 
 export const INGEST_KIND = "ingest.snapshot";
 
