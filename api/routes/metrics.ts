@@ -1,8 +1,12 @@
 /**
  * `GET /metrics` (JOB-9): Prometheus text. Labels are pools, kinds, outcomes,
  * stages and codes only — never a session, tenant, user or job id (RET-2).
+ * With METRICS_TOKEN set, a scraper must send `Authorization: Bearer <token>`
+ * (compared in constant time over digests); anything else is 401.
  */
 import { Router } from "express";
+import { sha256Hex, safeEqualHex } from "../../core/crypto";
+import { AppError } from "../../core/errors";
 import { JobMetrics } from "../../queues/metrics";
 import type { AppContext } from "../context";
 import { route } from "../http";
@@ -10,9 +14,14 @@ import { route } from "../http";
 export function metricsRoutes(ctx: AppContext): Router {
   const r = Router();
   let own: JobMetrics | undefined;
+  const expected = ctx.config.METRICS_TOKEN === undefined ? undefined : sha256Hex(ctx.config.METRICS_TOKEN);
   r.get(
     "/metrics",
-    route(async (_req, res) => {
+    route(async (req, res) => {
+      if (expected !== undefined) {
+        const m = /^Bearer (.+)$/.exec(req.get("authorization") ?? "");
+        if (!m || !safeEqualHex(sha256Hex(m[1]!), expected)) throw new AppError("unauthenticated", { message: "This endpoint needs the metrics bearer token." });
+      }
       const metrics = ctx.jobMetrics ?? (own ??= new JobMetrics({ db: ctx.db }));
       res.setHeader("content-type", metrics.registry.contentType);
       res.send(await metrics.registry.metrics());

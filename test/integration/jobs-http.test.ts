@@ -105,6 +105,23 @@ await describeEachDatabase("job routes", (t) => {
     expect([c3.status, c3.body.status]).toEqual([200, "canceled"]);
   });
 
+  it("GET /metrics behind METRICS_TOKEN: 401 without it or with another, 200 with it; the token is never echoed", async () => {
+    const token = "scrape-token-0123456789abcdef";
+    const guarded = await listen(createApp({ ...testContext(t().db, { clock, env: { METRICS_TOKEN: token } }), jobMetrics: ctx.jobMetrics! }));
+    try {
+      expect((await call(guarded.url, "GET", "/metrics")).status).toBe(401);
+      const wrong = await call(guarded.url, "GET", "/metrics", { headers: { authorization: "Bearer scrape-token-0123456789abcdeX" } });
+      expect([wrong.status, wrong.body?.error?.code]).toEqual([401, "unauthenticated"]);
+      expect(wrong.text).not.toContain("scrape-token");
+      const ok = await call(guarded.url, "GET", "/metrics", { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(ok.text).toContain("codesynapse_jobs");
+      expect(ok.text).not.toContain(token);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("GET /metrics reports depth, durations, outcomes and refusals per pool and kind, with no session id in any label", async () => {
     const e = await seedExecution(t().db, clock);
     const refusedE = await seedExecution(t().db, clock);
