@@ -81,16 +81,19 @@ export async function storeUpload(db: Db, clock: Clock, identity: Identity, repo
 }
 
 /** The rows this identity may use for this repository: its own session's, not expired. */
-function ownUploads(db: Db | Tx, identity: Identity, repoId: string, uploadId: string, now: Date) {
-  if (!UPLOAD_ID.test(uploadId)) throw new AppError("upload_not_found");
+function mine(db: Db | Tx, identity: Identity, repoId: string, now: Date) {
   return db
     .selectFrom("ingest_uploads")
-    .where("id", "=", uploadId)
     .where("tenant_id", "=", identity.tenant_id)
     .where("subject_id", "=", identity.subject_id)
     .where("session_id", "=", identity.session_id)
     .where("repo_id", "=", repoId)
     .where("expires_at", ">", now);
+}
+
+function ownUploads(db: Db | Tx, identity: Identity, repoId: string, uploadId: string, now: Date) {
+  if (!UPLOAD_ID.test(uploadId)) throw new AppError("upload_not_found");
+  return mine(db, identity, repoId, now).where("id", "=", uploadId);
 }
 
 /** The upload, if it belongs to this identity and repository and has not expired; otherwise `upload_not_found`. */
@@ -103,6 +106,23 @@ export async function findUpload(db: Db | Tx, identity: Identity, repoId: string
 /** The submission-time check: the same rules, without reading the content. */
 export async function checkUpload(db: Db | Tx, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<void> {
   if (!(await ownUploads(db, identity, repoId, uploadId, now).select("id").executeTakeFirst())) throw new AppError("upload_not_found");
+}
+
+/** This session's live uploads for the repository, newest first: metadata only. */
+export async function listUploads(db: Db, identity: Identity, repoId: string, now: Date): Promise<UploadInfo[]> {
+  const rows = await mine(db, identity, repoId, now)
+    .select(["id", "format", "size", "sha256", "expires_at"])
+    .orderBy("created_at", "desc")
+    .limit(INGEST_MAX_UPLOADS_PER_SESSION)
+    .execute();
+  return rows.map((r) => ({ upload_id: r.id, format: r.format, size: r.size, sha256: r.sha256, expires_at: r.expires_at.toISOString() }));
+}
+
+/** Discards one of this session's uploads; `upload_not_found` for anything else. */
+export async function discardUpload(db: Db, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<void> {
+  const own = await ownUploads(db, identity, repoId, uploadId, now).select("id").executeTakeFirst();
+  if (!own) throw new AppError("upload_not_found");
+  await db.deleteFrom("ingest_uploads").where("id", "=", own.id).execute();
 }
 
 /** Consumed: called inside the ingest job's fenced persist, so it goes only with a successful ingest. */

@@ -129,9 +129,18 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
     expect((await uploadRows(owner.session)).map((r) => r.id)).toEqual([id]);
     expect(await uploadRows(reader.session)).toEqual([]);
 
+    // Listed and discarded by the owner only.
+    const listed = await call(srv.url, "GET", `/api/v1/repos/${owner.a.repoName}/uploads`, { headers: owner.h });
+    expect(listed.body.uploads.map((u: { upload_id: string }) => u.upload_id)).toEqual([id]);
+    expect((await call(srv.url, "GET", `/api/v1/repos/${owner.a.repoName}/uploads`, { headers: sibling.h })).body.uploads).toEqual([]);
+    const theirs = await call(srv.url, "DELETE", `/api/v1/repos/${owner.a.repoName}/uploads/${id}`, { headers: sibling.h });
+    expect([theirs.status, theirs.body?.error?.code]).toEqual([404, "upload_not_found"]);
+    expect((await call(srv.url, "DELETE", `/api/v1/repos/${owner.a.repoName}/uploads/${id}`, { headers: owner.h })).status).toBe(204);
+    expect(await uploadRows(owner.session)).toEqual([]);
+
     // Bounded per session.
     const small = await zipOf({ "a.ts": "export const a = 1;\n" });
-    for (let i = 1; i < INGEST_MAX_UPLOADS_PER_SESSION; i++) expect((await upload(owner, small)).status).toBe(201);
+    for (let i = 0; i < INGEST_MAX_UPLOADS_PER_SESSION; i++) expect((await upload(owner, small)).status).toBe(201);
     const over = await upload(owner, small);
     expect([over.status, over.body?.error?.details?.limit]).toEqual([422, "uploads_per_session"]);
   });
