@@ -1,13 +1,16 @@
 /**
  * A newcomer's path on the embedded default: `npm start` serves /healthz, the
  * admin CLI bootstraps accounts (one JSON object per command), everything
- * survives a restart, and a bad configuration stops start-up naming the variable.
+ * survives a restart, the pools it runs ingest an uploaded snapshot and answer
+ * a question about it, and a bad configuration stops start-up naming the variable.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanEnv, runCli, startServer } from "../support/process";
+import { fixtureTar } from "../support/archives";
+import { FIXTURE_FILES } from "../support/fixture-repo";
 import { call } from "../support/http";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-e2e-"));
@@ -56,6 +59,28 @@ describe("npm start and the admin CLI on the embedded default", () => {
       expect(me.body).toMatchObject({ organization: { id: org_id, name: "Acme" }, user: { id: user_id, email: "dev@acme.test" }, role: "owner" });
       const login = await call(second.url, "POST", "/api/v1/auth/login", { body: { email: "dev@acme.test", password: "s3cret-passw0rd" } });
       expect(login.status).toBe(200);
+
+      // The pools `npm start` runs: a chat thread registers, uploads a snapshot, ingests it and asks about it.
+      const auth = { authorization: `Bearer ${api_key}` };
+      expect((await call(second.url, "POST", "/api/v1/execution/sessions", { headers: auth, body: { session_id: "e2e-thread-1" } })).status).toBe(201);
+      const h = { ...auth, "x-codesynapse-session": "e2e-thread-1", "x-codesynapse-parent-session": "e2e-thread-1" };
+      const up = await call(second.url, "POST", "/api/v1/repos/webapp/uploads", { headers: h, rawBody: await fixtureTar(FIXTURE_FILES) });
+      expect(up.status, up.text).toBe(201);
+      const settled = async (jobId: string) => {
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+          const j = await call(second.url, "GET", `/api/v1/jobs/${jobId}`, { headers: h });
+          if (!["queued", "running"].includes(j.body?.status)) return j.body;
+        }
+        throw new Error("job did not finish");
+      };
+      const ingest = await call(second.url, "POST", "/api/v1/repos/webapp/ingest", { headers: h, body: { upload_id: up.body.upload_id } });
+      expect(ingest.status, ingest.text).toBe(202);
+      expect(await settled(ingest.body.job_id)).toMatchObject({ status: "succeeded", result: { source: "upload", files: Object.keys(FIXTURE_FILES).length } });
+      const ask = await call(second.url, "POST", "/api/v1/repos/webapp/ai-tasks", { headers: h, body: { task: "question", question: "Where is verifyToken defined?" } });
+      expect(ask.status, ask.text).toBe(202);
+      const answer = await settled(ask.body.job_id);
+      expect(answer.status).toBe("succeeded");
+      expect(JSON.stringify(answer.result)).toContain("verifyToken");
     } finally {
       expect(await second.stop()).toBe(0);
     }
