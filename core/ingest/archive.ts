@@ -52,6 +52,11 @@ export function safeEntryPath(raw: string): string | null {
 class Budget {
   readonly out: Extracted = { files: 0, bytes: 0, skipped_links: 0, skipped_unsafe: 0, skipped_large: 0, truncated: false };
   #entries = 0;
+  /** Counts an entry left out for being a link or unsafe; always false ("do not write it"). */
+  skip(why: "skipped_links" | "skipped_unsafe"): false {
+    this.out[why]++;
+    return false;
+  }
   /** Counts one entry; false when the archive has given all it may. */
   entry(): boolean {
     if (++this.#entries > INGEST_MAX_ARCHIVE_ENTRIES) this.out.truncated = true;
@@ -112,14 +117,14 @@ async function extractTar(content: Uint8Array, gzipped: boolean, dest: string, b
     filter: (p, entry) => {
       if (signal.aborted || !budget.entry()) return false;
       const type = "type" in entry ? entry.type : "File";
-      if (type === "SymbolicLink" || type === "Link") return void budget.out.skipped_links++, false;
-      if (type !== "File" && type !== "OldFile" && type !== "ContiguousFile" && type !== "Directory") return void budget.out.skipped_unsafe++, false;
-      if (safeEntryPath(p) === null) return void budget.out.skipped_unsafe++, false;
+      if (type === "SymbolicLink" || type === "Link") return budget.skip("skipped_links");
+      if (type !== "File" && type !== "OldFile" && type !== "ContiguousFile" && type !== "Directory") return budget.skip("skipped_unsafe");
+      if (safeEntryPath(p) === null) return budget.skip("skipped_unsafe");
       return type === "Directory" ? true : budget.file(Number(entry.size ?? 0));
     },
     // node-tar's own refusals (absolute paths, `..`, paths through links) arrive as warnings.
     onwarn: (code) => {
-      if (code === "TAR_ENTRY_ERROR" || code === "TAR_ENTRY_UNSUPPORTED") budget.out.skipped_unsafe++;
+      if (code === "TAR_ENTRY_ERROR" || code === "TAR_ENTRY_UNSUPPORTED") budget.skip("skipped_unsafe");
     },
   });
   const done = new Promise<void>((resolve, reject) => {
@@ -152,10 +157,12 @@ async function extractZip(buf: Buffer, dest: string, budget: Budget, signal: Abo
           if (!budget.entry()) return zip.close();
           const kind = (entry.externalFileAttributes >>> 16) & S_IFMT;
           const isDir = entry.fileName.endsWith("/") || kind === S_IFDIR;
-          if (kind === S_IFLNK) return void budget.out.skipped_links++, next();
-          if (kind !== 0 && kind !== S_IFREG && kind !== S_IFDIR) return void budget.out.skipped_unsafe++, next();
           const rel = safeEntryPath(entry.fileName);
-          if (rel === null) return void budget.out.skipped_unsafe++, next();
+          const skipped = kind === S_IFLNK ? "skipped_links" : (kind !== 0 && kind !== S_IFREG && kind !== S_IFDIR) || rel === null ? "skipped_unsafe" : null;
+          if (skipped || rel === null) {
+            budget.skip(skipped ?? "skipped_unsafe");
+            return next();
+          }
           const target = path.join(dest, rel);
           if (isDir) {
             await mkdir(target, { recursive: true });
@@ -167,7 +174,7 @@ async function extractZip(buf: Buffer, dest: string, budget: Budget, signal: Abo
           // `wx`: a second entry with the same name does not overwrite the first.
           await pipeline(stream, createWriteStream(target, { flags: "wx", mode: 0o644 }), { signal }).catch((err: NodeJS.ErrnoException) => {
             if (err.code !== "EEXIST") throw err;
-            budget.out.skipped_unsafe++;
+            budget.skip("skipped_unsafe");
           });
           next();
         })().catch(reject);
