@@ -46,6 +46,19 @@ export function forgeZipName(zip: Buffer, from: string, to: string): Buffer {
   return Buffer.from(zip.toString("latin1").split(from).join(to), "latin1");
 }
 
+/**
+ * A gzip bomb: one tar entry declaring `gib` GiB, its zeros spread over many identical gzip
+ * members (gunzip reads concatenated members as one stream) — about 1 MB on the wire per GiB.
+ */
+export function gzipBomb(gib: number): Buffer {
+  const chunk = Buffer.alloc(16 * 1024 * 1024);
+  const header = new tar.Header({ path: "bomb.bin", mode: 0o644, size: gib * 1024 ** 3, type: "File", mtime: new Date(0) });
+  const block = Buffer.alloc(512);
+  header.encode(block, 0);
+  const member = gzipSync(chunk, { level: 9 });
+  return Buffer.concat([gzipSync(block), ...Array.from({ length: gib * 64 }, () => member)]);
+}
+
 /** Renames a same-length entry name in an uncompressed tar and fixes each header's checksum. */
 export function forgeTarName(tarBuf: Buffer, from: string, to: string): Buffer {
   if (from.length !== to.length) throw new Error("same length only");

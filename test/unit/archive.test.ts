@@ -10,8 +10,8 @@ import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { extractArchive, safeEntryPath } from "../../core/ingest/archive";
 import { sniffFormat } from "../../core/ingest/uploads";
-import { INGEST_MAX_FILE_BYTES } from "../../core/limits";
-import { fixtureTar, forgeTarName, forgeZipName, tarOf, zipOf } from "../support/archives";
+import { INGEST_MAX_EXTRACT_BYTES, INGEST_MAX_FILE_BYTES } from "../../core/limits";
+import { fixtureTar, forgeTarName, forgeZipName, gzipBomb, tarOf, zipOf } from "../support/archives";
 import { FIXTURE_FILES } from "../support/fixture-repo";
 
 let parent: string;
@@ -111,6 +111,20 @@ it("zip: symlink entries are not written; a forged `..` name is refused as inval
   const forged = forgeZipName(await zipOf({ "zz/evil.txt": "escaped", "fine.ts": "ok" }), "zz/evil", "../evil");
   await expect(extractArchive(forged, "zip", zdest, signal)).rejects.toMatchObject({ code: "invalid_archive" });
   expect((await readdir(parent)).sort()).toEqual(["snapshot", "zip"]);
+});
+
+it("a gzip bomb (1 GiB behind ≈1 MB) is decompressed only up to the extraction bound: nothing written, truncated", async () => {
+  const bomb = gzipBomb(1);
+  expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+  let inflated = 0;
+  const t0 = performance.now();
+  const r = await extractArchive(bomb, "tar.gz", dest, signal);
+  inflated = performance.now() - t0;
+  expect(r).toMatchObject({ files: 0, bytes: 0, skipped_large: 1, truncated: true });
+  expect(await readdir(dest)).toEqual([]);
+  // Stopped near the bound, not at 1 GiB: INGEST_MAX_EXTRACT_BYTES is 128 MiB (a loose bound on time, not a benchmark).
+  expect(INGEST_MAX_EXTRACT_BYTES).toBeLessThan(1024 ** 3 / 4);
+  expect(inflated).toBeLessThan(60_000);
 });
 
 it("garbage is invalid_archive, and its bytes are not quoted", async () => {
