@@ -309,6 +309,13 @@ export function printJobs(b: JobsBench): void {
       `${r.name.padEnd(38)} ${r.seconds.toFixed(2).padStart(8)} ${rate.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(9)} ${(r.statementsPerJob === undefined ? "-" : r.statementsPerJob.toFixed(1)).padStart(9)} ${String(r.inHand).padStart(8)}  ${r.checks}`,
     );
   }
+  // The target: CodeSynapse (every recheck) against each queue doing the same no-op, as ratios of jobs/s.
+  const ours = b.results.filter((r) => r.name.startsWith("CodeSynapse"));
+  const theirs = b.results.filter((r) => r.name.startsWith("pg-boss") || r.name.startsWith("graphile"));
+  if (ours.length > 0 && theirs.length > 0) {
+    console.log("\nCodeSynapse ÷ the others (jobs/s; ≥ 1.00 means at least their throughput):");
+    for (const o of ours) console.log(`  ${o.name.padEnd(36)} ${theirs.map((t) => `${t.name}: ${(t.seconds / o.seconds).toFixed(2)}`).join(" · ")}`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
