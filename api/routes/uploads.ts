@@ -1,6 +1,7 @@
 /**
  * Snapshot uploads (WRK-2). `POST /api/v1/repos/{repo}/uploads` with the
- * archive as the raw body (tar, tar.gz or zip, told apart by its first bytes;
+ * archive as the raw body (tar, tar.gz or zip, told apart by its first bytes,
+ * sent with any Content-Type but JSON — the app's JSON parser claims those;
  * at most INGEST_MAX_UPLOAD_BYTES, 0 turns uploads off). Behind
  * requireExecution() and the repository's write permission — both checked
  * before the body is read. 201 `{upload_id, format, size, sha256,
