@@ -23,13 +23,14 @@ import type { Driver } from "neo4j-driver";
 import type { RepositoryMemoryStore } from "../core/memory/repository-store";
 import type { SessionMemoryStore } from "../core/memory/store";
 import type { SessionVectorIndex } from "../core/memory/vector-index";
-import { once, openNeo4j } from "../db/graph/neo4j/driver";
+import { openNeo4j } from "../db/graph/neo4j/driver";
+import { once } from "../core/once";
 import { REPOSITORY_SCHEMA, Neo4jRepositoryStore } from "../db/graph/neo4j/repository-store";
 import { ensureSchema as ensureNeo4jSchema, SESSION_SCHEMA } from "../db/graph/neo4j/schema";
 import { Neo4jSessionStore } from "../db/graph/neo4j/session-store";
 import { Neo4jVectorIndex } from "../db/graph/neo4j/vector-index";
 import { MilvusVectorIndex } from "../db/vector/milvus";
-import { HugeGraphClient, once as onceHugeGraph } from "../db/graph/hugegraph/client";
+import { HugeGraphClient } from "../db/graph/hugegraph/client";
 import { HugeGraphRepositoryStore } from "../db/graph/hugegraph/repository-store";
 import {
   ensureSchema as ensureHugeGraphSchema,
@@ -102,7 +103,7 @@ function buildGraphStores(config: Config, db: Db): GraphStores {
     if (!config.HUGEGRAPH_URL) throw new AppError("unavailable", { message: "MEMORY_STORE=hugegraph needs HUGEGRAPH_URL." });
     const client = new HugeGraphClient({ url: config.HUGEGRAPH_URL, graph: config.HUGEGRAPH_GRAPH });
     // Property keys, labels and indexes are created once, before the first operation (idempotent).
-    const schema = onceHugeGraph(async () => {
+    const schema = once(async () => {
       await ensureHugeGraphSchema(client, HUGEGRAPH_SESSION_SCHEMA);
       await ensureHugeGraphSchema(client, HUGEGRAPH_REPOSITORY_SCHEMA);
     });

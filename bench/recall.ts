@@ -12,18 +12,17 @@
 import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { ManualClock } from "../core/clock";
-import { makeIdentity } from "../core/execution/identity";
 import { MAX_FACTS_PER_NAMESPACE } from "../core/limits";
 import { LocalHashEmbedder } from "../core/memory/embedder";
-import { SessionMemoryEngine, type MemoryScope } from "../core/memory/engine";
+import { SessionMemoryEngine } from "../core/memory/engine";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { InMemorySessionStore } from "../db/graph/memory/session-store";
 import { PostgresSessionStore } from "../db/graph/postgres/session-store";
 import { LocalVectorIndex, MemoryVectorRows } from "../db/vector/local";
 import { PostgresVectorRows } from "../db/vector/local-postgres";
+import { percentile, scopeFor, timeFullNamespaceRecall } from "./full-namespace";
 import { distractors, FACTS, generatedQueries, QUERIES, type LabelledQuery, type Triple } from "./recall-labelled";
 
-const DAY = 24 * 3600 * 1000;
 const LATENCY_QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
 
 export interface Quality {
@@ -42,46 +41,9 @@ export interface RecallBench {
   quality: Quality[];
 }
 
-/** A fresh scope; a fixed `tag` makes IDs (and so ranking tie-breaks) reproducible across runs. */
-function scopeFor(now: number, tag = randomBytes(4).toString("hex")): MemoryScope {
-  const identity = makeIdentity({ tenant_id: `org-${tag}`, subject_id: `usr-${tag}`, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
-  return { identity, ns: `repo-${tag}`, expiresAt: now + 7 * DAY };
-}
-
-const WORDS = ["Auth", "Billing", "Invoice", "Ledger", "Cache", "Search", "Order", "Stock", "Ship", "Mail", "Sms", "Upload", "Report", "Tenant", "User", "Flag", "Metric", "Trace", "Log", "Cron"];
-const KINDS = ["Service", "Repo", "Worker", "Handler", "Client", "Store", "Job", "Api"];
-const PREDICATES = ["calls", "uses", "reads", "writes", "depends_on", "stores_in", "emits", "handles"];
-
-/** 512 facts over 400 code-like entities: the namespace's fact limit, within 24 KiB. */
-function fullNamespaceTriples() {
-  const name = (i: number) => `${WORDS[i % WORDS.length]}${KINDS[Math.floor(i / WORDS.length) % KINDS.length]}${Math.floor(i / (WORDS.length * KINDS.length))}`;
-  const out = [];
-  for (let i = 0; i < MAX_FACTS_PER_NAMESPACE; i++) {
-    out.push({ subject: name(i % 400), subject_type: "class", predicate: PREDICATES[i % PREDICATES.length]!, object: name((i * 7 + 3 + Math.floor(i / 400) * 13) % 400), object_type: "class" });
-  }
-  return out;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function latencyOn(name: string, engine: SessionMemoryEngine, clock: ManualClock) {
-  const scope = scopeFor(clock.now().getTime());
-  const triples = fullNamespaceTriples();
-  for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
-  const snap = await engine.snapshot(scope);
-  const queries = Array.from({ length: LATENCY_QUERIES }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
-  for (const q of queries.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 }); // warm-up
-  const times: number[] = [];
-  for (const q of queries) {
-    const t0 = performance.now();
-    const r = await engine.recall(scope, { query: q, limit: 10 });
-    times.push(performance.now() - t0);
-    if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
-  }
-  times.sort((a, b) => a - b);
-  return { store: name, facts: snap.facts.length, entities: snap.entities.length, queries: times.length, p50_ms: +percentile(times, 50).toFixed(2), p95_ms: +percentile(times, 95).toFixed(2) };
+  const { facts, entities, times } = await timeFullNamespaceRecall(engine, clock.now().getTime(), LATENCY_QUERIES);
+  return { store: name, facts, entities, queries: times.length, p50_ms: +percentile(times, 50).toFixed(2), p95_ms: +percentile(times, 95).toFixed(2) };
 }
 
 async function openPostgres(): Promise<{ d: OpenDatabase; cleanup: () => Promise<void> } | null> {

@@ -19,10 +19,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { ManualClock } from "../core/clock";
-import { makeIdentity } from "../core/execution/identity";
 import { MAX_FACTS_PER_NAMESPACE } from "../core/limits";
 import { LocalHashEmbedder } from "../core/memory/embedder";
-import { SessionMemoryEngine, type MemoryScope } from "../core/memory/engine";
+import { SessionMemoryEngine } from "../core/memory/engine";
 import type { SessionMemoryStore } from "../core/memory/store";
 import type { SessionVectorIndex } from "../core/memory/vector-index";
 import { migrateToLatest, openDatabase } from "../db/database";
@@ -36,8 +35,8 @@ import { HugeGraphSessionStore } from "../db/graph/hugegraph/session-store";
 import { LocalVectorIndex, MemoryVectorRows } from "../db/vector/local";
 import { PostgresVectorRows } from "../db/vector/local-postgres";
 import { MilvusVectorIndex } from "../db/vector/milvus";
+import { percentile, timeFullNamespaceRecall } from "./full-namespace";
 
-const DAY = 24 * 3600 * 1000;
 const QUERIES = Number(process.env.BENCH_STORES_QUERIES ?? 200);
 
 export interface OpenStore {
@@ -118,29 +117,6 @@ export const STORES: StoreUnderTest[] = [
   },
 ];
 
-const WORDS = ["Auth", "Billing", "Invoice", "Ledger", "Cache", "Search", "Order", "Stock", "Ship", "Mail", "Sms", "Upload", "Report", "Tenant", "User", "Flag", "Metric", "Trace", "Log", "Cron"];
-const KINDS = ["Service", "Repo", "Worker", "Handler", "Client", "Store", "Job", "Api"];
-const PREDICATES = ["calls", "uses", "reads", "writes", "depends_on", "stores_in", "emits", "handles"];
-
-/** 512 facts over 400 code-like entities: the namespace's fact limit, within the 24 KiB snapshot. */
-function fullNamespace() {
-  const name = (i: number) => `${WORDS[i % WORDS.length]}${KINDS[Math.floor(i / WORDS.length) % KINDS.length]}${Math.floor(i / (WORDS.length * KINDS.length))}`;
-  return Array.from({ length: MAX_FACTS_PER_NAMESPACE }, (_, i) => ({
-    subject: name(i % 400),
-    subject_type: "class",
-    predicate: PREDICATES[i % PREDICATES.length]!,
-    object: name((i * 7 + 3 + Math.floor(i / 400) * 13) % 400),
-    object_type: "class",
-  }));
-}
-
-function scopeFor(now: number): MemoryScope {
-  const tag = randomBytes(4).toString("hex");
-  const identity = makeIdentity({ tenant_id: `org-${tag}`, subject_id: `usr-${tag}`, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
-  return { identity, ns: `repo-${tag}`, expiresAt: now + 7 * DAY };
-}
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Fills a fresh namespace, warms up, then times `QUERIES` recalls. Returns "p50 / p95" in ms. */
 /** Prints the first failure of a vector index (its cause), so a degraded cell can be diagnosed. */
@@ -167,24 +143,11 @@ async function cell(store: SessionMemoryStore, index: SessionVectorIndex | undef
   const warnings = new Map<string, number>();
   const onWarning = (event: string, code: string) => warnings.set(`${event}:${code}`, (warnings.get(`${event}:${code}`) ?? 0) + 1);
   const engine = new SessionMemoryEngine({ store, clock, vectors, embedder: vectors ? new LocalHashEmbedder() : undefined, onWarning });
-  const scope = scopeFor(clock.now().getTime());
-  const triples = fullNamespace();
-  for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
-  const facts = (await engine.snapshot(scope)).facts.length;
+  const { facts, times } = await timeFullNamespaceRecall(engine, clock.now().getTime(), QUERIES);
   if (facts !== MAX_FACTS_PER_NAMESPACE) throw new Error(`namespace holds ${facts} facts`);
-  const queries = Array.from({ length: QUERIES }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
-  for (const q of queries.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 });
-  const times: number[] = [];
-  for (const q of queries) {
-    const t0 = performance.now();
-    const r = await engine.recall(scope, { query: q, limit: 10 });
-    times.push(performance.now() - t0);
-    if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
-  }
-  times.sort((a, b) => a - b);
   // A cell whose vector writes or searches failed measured lexical recall: say so instead of reporting it as vector recall.
   const degraded = warnings.size > 0 ? ` (degraded: ${[...warnings].map(([k, n]) => `${k} x${n}`).join(", ")})` : "";
-  const result = `${pct(times, 50).toFixed(2)} / ${pct(times, 95).toFixed(2)}${degraded}`;
+  const result = `${percentile(times, 50).toFixed(2)} / ${percentile(times, 95).toFixed(2)}${degraded}`;
   console.error(`[bench/stores] ${store.kind} + ${vectors?.kind ?? "no vectors"}: ${result} ms`);
   return result;
 }

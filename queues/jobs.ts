@@ -18,6 +18,7 @@
  */
 import type { Selectable } from "kysely";
 import type { z } from "zod";
+import { AppError } from "../core/errors";
 import type { JobsTable, JobSchedulesTable, JobStatus, RepoLevel } from "../db/schema";
 
 export type { JobStatus };
@@ -53,6 +54,11 @@ export interface JobKind<P = unknown> {
 }
 
 /** Retry backoff: base * 2^(attempt-1), capped. */
+/** A kind with a repository level was given none (at submit, or a handler's context without one). */
+export function repoRequired(): AppError {
+  return new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+}
+
 export const RETRY_BACKOFF_BASE_MS = 1000;
 export const RETRY_BACKOFF_MAX_MS = 5 * 60 * 1000;
 

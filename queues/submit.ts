@@ -26,7 +26,7 @@ import { sameIdentity, type Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
 import type { Db, Tx } from "../db/schema";
 import type { Dispatcher } from "./dispatch/dispatcher";
-import type { JobKind, JobRow } from "./jobs";
+import { repoRequired, type JobKind, type JobRow } from "./jobs";
 import type { JobRegistry } from "./registry";
 import { enqueueJobs, newJobId, type NewJob } from "./sql/enqueueJob";
 
@@ -74,7 +74,7 @@ export async function submitJob(
     const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "(params)"))].slice(0, 20);
     throw new AppError("validation_failed", { message: `The job parameters are not valid: ${fields.join(", ")}.`, details: { field: "params" } });
   }
-  if (def.repoLevel && !input.repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+  if (def.repoLevel && !input.repo) throw repoRequired();
   const submission: Submission = { def, params: parsed.data, identity, principal, repo: input.repo };
 
   const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];

@@ -13,7 +13,7 @@ import type { Clock } from "../core/clock";
 import type { Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
 import type { Db, Tx } from "../db/schema";
-import type { JobKind, JobRow } from "../queues/jobs";
+import { repoRequired, type JobKind, type JobRow } from "../queues/jobs";
 
 export interface JobRunContext<P> {
   job: Readonly<JobRow>;
@@ -35,6 +35,12 @@ export interface JobOutcome {
 
 export interface JobHandler<P = any> extends JobKind<P> {
   run(ctx: JobRunContext<P>): Promise<JobOutcome | void>;
+}
+
+/** The repository of a kind with `repoLevel`: the runner's recheck before work resolved it. */
+export function requireRepo(repo: RepoAccess | undefined): RepoAccess {
+  if (!repo) throw repoRequired();
+  return repo;
 }
 
 export function defineHandler<P>(h: JobHandler<P>): JobHandler<P> {

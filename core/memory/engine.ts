@@ -29,6 +29,7 @@ import { entityId, factId, normalizeName } from "./ids";
 import { checkSnapshot, emptyContent, PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
 import type { SessionMemoryStore } from "./store";
 import type { ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact, SnapshotContent, TripleInput } from "./types";
+import { scopeKeyOf } from "./types";
 import type { SessionVectorIndex } from "./vector-index";
 
 export interface MemoryScope {
@@ -66,10 +67,6 @@ export function scopeOwner(scope: MemoryScope): ScopeOwner {
   if (!id || !Object.isFrozen(id) || !sameIdentity(makeIdentity(id), id)) throw new AppError("invalid_identity");
   if (!isValidId(scope.ns)) throw new AppError("validation_failed", { details: { field: "ns" } });
   return { tenant_id: id.tenant_id, subject_id: id.subject_id, session_id: id.session_id, ns: scope.ns };
-}
-
-function keyOf(o: ScopeOwner): ScopeKey {
-  return { tenant_id: o.tenant_id, session_id: o.session_id, ns: o.ns };
 }
 
 function expiryMs(scope: MemoryScope): number {
@@ -118,7 +115,7 @@ export class SessionMemoryEngine {
   async snapshot(scope: MemoryScope): Promise<ScopeSnapshot> {
     const owner = scopeOwner(scope);
     const s = await this.deps.store.load(owner, this.now());
-    return s ?? { key: keyOf(owner), subject_id: owner.subject_id, revision: 0, expires_at: expiryMs(scope), ...emptyContent() };
+    return s ?? { key: scopeKeyOf(owner), subject_id: owner.subject_id, revision: 0, expires_at: expiryMs(scope), ...emptyContent() };
   }
 
   async read(scope: MemoryScope, opts: { q?: string | undefined; limit?: number | undefined } = {}): Promise<ReadResult> {
@@ -139,7 +136,7 @@ export class SessionMemoryEngine {
   /** Merges validated, redacted triples into the namespace (idempotent per triple). */
   async upsert(scope: MemoryScope, input: { triples: TripleInput[]; source?: string | undefined }): Promise<UpsertResult> {
     const owner = scopeOwner(scope);
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     const expiresAt = expiryMs(scope);
     if (!Array.isArray(input.triples) || input.triples.length < 1 || input.triples.length > MAX_TRIPLES_PER_UPSERT) throw bad("triples");
     let source: string | undefined;
@@ -204,7 +201,7 @@ export class SessionMemoryEngine {
   async clear(scope: MemoryScope): Promise<void> {
     const owner = scopeOwner(scope);
     await this.deps.store.clear(owner, expiryMs(scope), this.now());
-    await this.deps.vectors?.deleteScope(keyOf(owner)).catch((err: unknown) => this.warn("vector_delete_failed", err));
+    await this.deps.vectors?.deleteScope(scopeKeyOf(owner)).catch((err: unknown) => this.warn("vector_delete_failed", err));
   }
 
   /** Session recall: BM25 + dense + RRF, hits rechecked against a fresh snapshot (VEC-2). */
@@ -213,7 +210,7 @@ export class SessionMemoryEngine {
     input: { query: string; limit?: number | undefined; mode?: "fused" | "lexical" | "dense" },
   ): Promise<{ results: RecallResult[] }> {
     const owner = scopeOwner(scope);
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
     const hits = input.mode === "lexical" ? [] : await this.searchVectors(scope, key, input.query, limit);
     // The fresh, authoritative snapshot: checked for revocation, closure and expiry by the adapter.
@@ -233,7 +230,7 @@ export class SessionMemoryEngine {
   async reindex(scope: MemoryScope): Promise<number> {
     const owner = scopeOwner(scope);
     const s = await this.snapshot(scope);
-    await this.embedEntities(scope, keyOf(owner), s.entities, expiryMs(scope), true);
+    await this.embedEntities(scope, scopeKeyOf(owner), s.entities, expiryMs(scope), true);
     return s.entities.length;
   }
 

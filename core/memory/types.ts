@@ -18,6 +18,11 @@ export interface ScopeOwner extends ScopeKey {
   readonly subject_id: string;
 }
 
+/** The key alone, without the owner's other fields. */
+export function scopeKeyOf(o: ScopeKey): ScopeKey {
+  return { tenant_id: o.tenant_id, session_id: o.session_id, ns: o.ns };
+}
+
 export interface EntityDoc {
   /** Other names the entity is known by (bounded; redacted). */
   aliases?: string[];

@@ -3,7 +3,19 @@
  * servers, and their conversion to the store contracts' types. Property
  * documents travel as JSON strings: graph servers store flat properties.
  */
+import type { RootState } from "../../core/memory/quotas";
 import type { RepoFact } from "../../core/memory/repository-store";
+import type { ScopeKey, ScopeSnapshot } from "../../core/memory/types";
+
+/** A stored property document (JSON text; absent = empty). */
+export function parseDoc<T>(doc: string | null | undefined): T {
+  return (doc ? JSON.parse(doc) : {}) as T;
+}
+
+/** A session-memory scope root as stored (SessionMemoryScope): its state and its document. */
+export interface StoredRoot extends RootState {
+  doc: string;
+}
 
 /** A session-memory entity as stored (SessionMemoryEntity). */
 export interface StoredEntity {
@@ -20,6 +32,19 @@ export interface StoredFact {
   predicate: string;
   object_id: string;
   doc: string;
+}
+
+/** A live scope's snapshot from a load's read (root, entities, facts), in the store contract's shape. */
+export function toSnapshot(key: ScopeKey, root: StoredRoot, entities: StoredEntity[], facts: StoredFact[]): ScopeSnapshot {
+  return {
+    key,
+    subject_id: root.subject_id,
+    revision: root.revision,
+    expires_at: root.expires_at,
+    doc: parseDoc(root.doc),
+    entities: entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: parseDoc(e.doc) })),
+    facts: facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: parseDoc(f.doc) })),
+  };
 }
 
 /** A durable fact with both endpoints, as a repository-memory read returns it. */

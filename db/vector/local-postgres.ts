@@ -3,7 +3,7 @@
  * double precision[]): same exact-similarity code as in memory, and the
  * vectors survive a restart. Identical on PGlite and PostgreSQL.
  */
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { PurgeResult, ScopeKey } from "../../core/memory/types";
 import type { VectorHit, VectorRecord } from "../../core/memory/vector-index";
 import type { Db } from "../schema";
@@ -90,25 +90,18 @@ export class PostgresVectorRows implements VectorRows {
   }
 
   async deleteSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
-    const r = await sql`
-      with doomed as (
-        select tenant_id, session_id, ns, id, model from session_memory_vectors
-        where tenant_id = ${tenantId} and session_id = ${sessionId} limit ${batch + 1}
-      ), gone as (
-        delete from session_memory_vectors v using (select * from doomed limit ${batch}) d
-        where v.tenant_id = d.tenant_id and v.session_id = d.session_id and v.ns = d.ns and v.id = d.id and v.model = d.model
-        returning 1
-      )
-      select (select count(*) from gone) as removed, (select count(*) from doomed) as seen`.execute(this.db);
-    const row = r.rows[0] as { removed: string | number; seen: string | number };
-    return { removed: Number(row.removed), done: Number(row.seen) <= batch };
+    return this.#deleteBatch(sql`tenant_id = ${tenantId} and session_id = ${sessionId}`, batch);
   }
 
   async deleteExpired(now: number, batch: number): Promise<PurgeResult> {
-    const at = new Date(now);
+    return this.#deleteBatch(sql`expires_at <= ${new Date(now)}`, batch);
+  }
+
+  /** At most `batch` vectors matching `where`; `done` when no more were there (one extra row is looked at to know). */
+  async #deleteBatch(where: RawBuilder<unknown>, batch: number): Promise<PurgeResult> {
     const r = await sql`
       with doomed as (
-        select tenant_id, session_id, ns, id, model from session_memory_vectors where expires_at <= ${at} limit ${batch + 1}
+        select tenant_id, session_id, ns, id, model from session_memory_vectors where ${where} limit ${batch + 1}
       ), gone as (
         delete from session_memory_vectors v using (select * from doomed limit ${batch}) d
         where v.tenant_id = d.tenant_id and v.session_id = d.session_id and v.ns = d.ns and v.id = d.id and v.model = d.model

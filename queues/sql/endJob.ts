@@ -1,18 +1,23 @@
 /**
- * endJob: running → a terminal state without retry (`canceled`, `refused`,
- * `abandoned`, `failed`), fenced by the lease token. Used when a recheck
- * refuses (nothing else is written), on cancel, and for a non-restartable
- * job that cannot continue. Returns false if the lease was lost.
+ * endJob: running → a terminal state, fenced by the lease token — the one
+ * statement behind every single-job ending: `succeeded` (finishJob, with the
+ * result), and without retry `canceled`, `refused`, `abandoned`, `failed`
+ * (a refused recheck, a cancel, a non-restartable job that cannot continue).
+ * Returns false if the lease was lost.
  */
 import type { Db, Tx } from "../../db/schema";
 
-export type EndStatus = "canceled" | "refused" | "abandoned" | "failed";
+export type EndStatus = "succeeded" | "canceled" | "refused" | "abandoned" | "failed";
 
-export async function endJob(db: Db | Tx, o: { id: string; token: string; now: Date; status: EndStatus; errorCode: string }): Promise<boolean> {
+export async function endJob(
+  db: Db | Tx,
+  o: { id: string; token: string; now: Date; status: EndStatus; errorCode: string | null; result?: unknown },
+): Promise<boolean> {
   const r = await db
     .updateTable("jobs")
     .set({
       status: o.status,
+      ...(o.result !== undefined ? { result: o.result === null ? null : JSON.stringify(o.result) } : {}),
       error_code: o.errorCode,
       lease_owner: null,
       lease_token: null,

@@ -15,7 +15,7 @@ import { enqueueJob } from "../../queues/sql/enqueueJob";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { bearer, call, executionHeaders, listen, registerThread, type TestServer } from "../support/http";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -25,9 +25,7 @@ const INIT = {
 };
 const ACCEPT = { accept: "application/json, text/event-stream" };
 
-function execHeaders(a: Account, session: string): Record<string, string> {
-  return { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": session };
-}
+const execHeaders = (a: Account, session: string) => executionHeaders(a.apiKey, session);
 
 /** The JSON-RPC messages of an SSE (or JSON) response body. */
 function rpcMessages(text: string): any[] {
@@ -50,11 +48,7 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     await srv.close();
   });
 
-  async function register(a: Account, id = uniq("thread")): Promise<string> {
-    const r = await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: id } });
-    expect(r.status).toBe(201);
-    return id;
-  }
+  const register = async (a: Account, id?: string): Promise<string> => (await registerThread(srv.url, a.apiKey, id)).session;
 
   async function connect(headers: Record<string, string> = {}) {
     const transport = new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), { requestInit: { headers } });

@@ -18,8 +18,8 @@ import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { writeFixtureRepo } from "../support/fixture-repo";
-import { seedAccount, uniq } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { seedAccount } from "../support/fixtures";
+import { listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { waitFor } from "../support/jobs";
 
@@ -51,10 +51,9 @@ await describeEachDatabase("MCP job tools", (t) => {
 
   it("submit_ingest then submit_ai_task, polled with get_job, run as the calling thread", async () => {
     const a = await seedAccount(t().db);
-    const session = uniq("thread");
-    expect((await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: session } })).status).toBe(201);
+    const { session, headers } = await registerThread(srv.url, a.apiKey);
     const transport = new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
-      requestInit: { headers: { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": session } },
+      requestInit: { headers },
     });
     const client = new Client({ name: "test", version: "0" });
     clients.push(client);

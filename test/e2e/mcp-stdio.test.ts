@@ -16,7 +16,7 @@ import { readSettings } from "../../api/mcp/stdio";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { call, executionHeaders, listen, registerThread, type TestServer } from "../support/http";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = "bin/codesynapse.js";
@@ -60,11 +60,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     await srv.close();
   });
 
-  async function register(a: Account, id = uniq("thread")): Promise<string> {
-    const r = await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: id } });
-    expect(r.status).toBe(201);
-    return id;
-  }
+  const register = async (a: Account, id?: string): Promise<string> => (await registerThread(srv.url, a.apiKey, id)).session;
 
   async function spawnThread(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: ROOT, env: { LOG_LEVEL: "silent", ...env }, stderr: "pipe" });
@@ -155,7 +151,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     expect(recalled.flatMap((r) => [r.subject.name, r.object.name])).not.toContain("TokenStore");
     // Over REST, each thread's headers see exactly what its process stored.
     const rest = await call(srv.url, "GET", `/api/v1/repos/${a.repoId}/session-memory`, {
-      headers: { ...bearer(a.apiKey), "x-codesynapse-session": one, "x-codesynapse-parent-session": one },
+      headers: executionHeaders(a.apiKey, one),
     });
     expect(rest.body.facts.map((f: any) => f.subject.name)).toEqual(["AuthService"]);
 

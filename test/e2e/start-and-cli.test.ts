@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cleanEnv, runCli, startServer } from "../support/process";
 import { fixtureTar } from "../support/archives";
 import { FIXTURE_FILES } from "../support/fixture-repo";
-import { call } from "../support/http";
+import { call, registerThread } from "../support/http";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-e2e-"));
 const env = cleanEnv({ CODESYNAPSE_DATA_DIR: dataDir });
@@ -61,9 +61,7 @@ describe("npm start and the admin CLI on the embedded default", () => {
       expect(login.status).toBe(200);
 
       // The pools `npm start` runs: a chat thread registers, uploads a snapshot, ingests it and asks about it.
-      const auth = { authorization: `Bearer ${api_key}` };
-      expect((await call(second.url, "POST", "/api/v1/execution/sessions", { headers: auth, body: { session_id: "e2e-thread-1" } })).status).toBe(201);
-      const h = { ...auth, "x-codesynapse-session": "e2e-thread-1", "x-codesynapse-parent-session": "e2e-thread-1" };
+      const { headers: h } = await registerThread(second.url, api_key, "e2e-thread-1");
       const up = await call(second.url, "POST", "/api/v1/repos/webapp/uploads", { headers: h, rawBody: await fixtureTar(FIXTURE_FILES) });
       expect(up.status, up.text).toBe(201);
       const settled = async (jobId: string) => {

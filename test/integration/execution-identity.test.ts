@@ -13,14 +13,12 @@ import { registerSession, revokeSession } from "../../core/registry/registry";
 import { BINDING_TTL_MS, MAX_ACTIVE_BINDINGS_PER_ORG, MAX_RETAINED_BINDINGS_PER_ORG } from "../../core/limits";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
 
 const DAY = 24 * 3600 * 1000;
 
-function headersFor(a: Account, session: string, parent = session): Record<string, string> {
-  return { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": parent };
-}
+const headersFor = (a: Account, session: string, parent = session) => executionHeaders(a.apiKey, session, parent);
 
 await describeEachDatabase("execution identity and session registry", (t) => {
   const clock = new ManualClock(Date.UTC(2026, 11, 2, 12, 0, 0));

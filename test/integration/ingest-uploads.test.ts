@@ -26,9 +26,9 @@ import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
 import { fixtureTar, zipOf } from "../support/archives";
 import { describeEachDatabase } from "../support/databases";
-import { seedAccount, uniq, type Account } from "../support/fixtures";
+import { seedAccount, type Account } from "../support/fixtures";
 import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
 
@@ -63,9 +63,8 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
   /** A caller with its own registered session: headers for every request. */
   async function caller(account?: Account) {
     const a = account ?? (await seedAccount(t().db));
-    const session = uniq("thread");
-    expect((await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: session } })).status).toBe(201);
-    return { a, session, h: { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": session } };
+    const { session, headers: h } = await registerThread(srv.url, a.apiKey);
+    return { a, session, h };
   }
   const upload = (c: Awaited<ReturnType<typeof caller>>, body: Uint8Array, repo = c.a.repoName) =>
     call(srv.url, "POST", `/api/v1/repos/${repo}/uploads`, { headers: c.h, rawBody: body });

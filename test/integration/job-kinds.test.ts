@@ -30,8 +30,8 @@ import { INGEST_KIND } from "../../workers/pools/ingest";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
-import { seedAccount, uniq } from "../support/fixtures";
-import { bearer, call, listen } from "../support/http";
+import { seedAccount } from "../support/fixtures";
+import { bearer, call, listen, registerThread } from "../support/http";
 import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
@@ -270,9 +270,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     const srv = await listen(createApp(ctx));
     try {
       const a = await seedAccount(t().db);
-      const session = uniq("thread");
-      expect((await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: session } })).status).toBe(201);
-      const h = { ...bearer(a.apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": session };
+      const { session, headers: h } = await registerThread(srv.url, a.apiKey);
       const url = (suffix: string) => `/api/v1/repos/${a.repoName}${suffix}`;
       const dir = await fixture("http");
 
@@ -310,9 +308,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
 
       // A reader may ask, not ingest.
       const reader = await seedAccount(t().db, { orgId: a.orgId, repoId: a.repoId, repoLevel: "read" });
-      const rs = uniq("thread");
-      await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(reader.apiKey), body: { session_id: rs } });
-      const rh = { ...bearer(reader.apiKey), "x-codesynapse-session": rs, "x-codesynapse-parent-session": rs };
+      const { headers: rh } = await registerThread(srv.url, reader.apiKey);
       expect((await call(srv.url, "POST", url("/ai-tasks"), { headers: rh, body: { task: "summary" } })).status).toBe(202);
       const denied = await call(srv.url, "POST", url("/ingest"), { headers: rh, body: { path: dir } });
       expect([denied.status, (denied.body as { error: { code: string } }).error.code]).toEqual([403, "repo_permission_denied"]);

@@ -19,12 +19,12 @@ import { defineHandler, type JobHandler } from "../../workers/handler";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
 
 const clock = systemClock;
-const headers = (e: Execution) => ({ ...bearer(e.account.apiKey), "x-codesynapse-session": e.identity.session_id, "x-codesynapse-parent-session": e.identity.session_id });
+const headers = (e: Execution) => executionHeaders(e.account.apiKey, e.identity.session_id);
 
 const echo = defineHandler({
   kind: "test.echo",

@@ -16,8 +16,8 @@ import { sweepSessions } from "../../core/retention/cleanup";
 import { silentLogger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { describeEachDatabase } from "../support/databases";
-import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { seedAccount, type Account } from "../support/fixtures";
+import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
 
 async function rowsOf(db: Db, tenant: string, session: string): Promise<number> {
@@ -45,15 +45,13 @@ await describeEachDatabase("retention: revocation and expiry clean session memor
   afterAll(() => srv.close());
 
   async function threadWithFacts(a: Account): Promise<{ id: string; headers: Record<string, string>; expiresAt: string }> {
-    const id = uniq("thread");
-    const reg = await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: id } });
-    const headers = { ...bearer(a.apiKey), "x-codesynapse-session": id, "x-codesynapse-parent-session": id };
+    const { session: id, headers, expiresAt } = await registerThread(srv.url, a.apiKey);
     const w = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/session-memory`, {
       headers,
       body: { triples: [{ subject: "AuthService", predicate: "depends_on", object: "TokenStore" }, { subject: "TokenStore", predicate: "stores_in", object: "Redis" }] },
     });
     expect(w.status).toBe(200);
-    return { id, headers, expiresAt: reg.body.expires_at };
+    return { id, headers, expiresAt };
   }
 
   it("revocation blocks at once, removes the session's memory, and an old worker cannot recreate it", async () => {

@@ -6,8 +6,8 @@ import { grantRepo } from "../../core/accounts/accounts";
 import { MAX_FACTS_PER_NAMESPACE } from "../../core/limits";
 import type { MemoryServices } from "../../core/memory/services";
 import { describeEachDatabase } from "../support/databases";
-import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { bearer, call, listen, type TestServer } from "../support/http";
+import { seedAccount, type Account } from "../support/fixtures";
+import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
 
 await describeEachDatabase("session memory over HTTP", (t) => {
@@ -24,12 +24,7 @@ await describeEachDatabase("session memory over HTTP", (t) => {
   });
   afterAll(() => srv.close());
 
-  async function session(a: Account): Promise<Record<string, string>> {
-    const id = uniq("thread");
-    const r = await call(srv.url, "POST", "/api/v1/execution/sessions", { headers: bearer(a.apiKey), body: { session_id: id } });
-    expect(r.status).toBe(201);
-    return { ...bearer(a.apiKey), "x-codesynapse-session": id, "x-codesynapse-parent-session": id };
-  }
+  const session = async (a: Account): Promise<Record<string, string>> => (await registerThread(srv.url, a.apiKey)).headers;
   const sm = (a: Account, suffix = "") => `/api/v1/repos/${a.repoId}/session-memory${suffix}`;
   const triple = (s: string, p: string, o: string) => ({ subject: s, predicate: p, object: o });
 

@@ -1,6 +1,7 @@
 /** Starts the real express app on an ephemeral port for black-box tests. */
 import type { Server } from "node:http";
 import type { Express } from "express";
+import { uniq } from "./fixtures";
 
 export interface TestServer {
   url: string;
@@ -56,3 +57,15 @@ export async function call(
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The execution headers of a chat thread: the caller's key, its session and its parent session. */
+export function executionHeaders(apiKey: string, session: string, parent = session): Record<string, string> {
+  return { ...bearer(apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": parent };
+}
+
+/** Registers a chat thread for the key's caller (POST /api/v1/execution/sessions, 201 or it throws). */
+export async function registerThread(base: string, apiKey: string, session = uniq("thread")): Promise<{ session: string; headers: Record<string, string>; expiresAt: string }> {
+  const r = await call(base, "POST", "/api/v1/execution/sessions", { headers: bearer(apiKey), body: { session_id: session } });
+  if (r.status !== 201) throw new Error(`registering a thread answered ${r.status}: ${r.text}`);
+  return { session, headers: executionHeaders(apiKey, session), expiresAt: r.body.expires_at };
+}

@@ -6,12 +6,11 @@
  * work), and stores the answer as the job's result.
  */
 import { z } from "zod";
-import { AppError } from "../../core/errors";
 import { requireIdentity } from "../../core/execution/context";
 import { AI_MAX_CONTEXT_FACTS, AI_MAX_QUESTION_CHARS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
-import { defineHandler, type JobHandler } from "../handler";
+import { defineHandler, requireRepo, type JobHandler } from "../handler";
 import { retrieveContext } from "./retrieve";
 
 export const AI_KIND = "ai.task";
@@ -36,9 +35,9 @@ export function aiHandler(deps: { memory: MemoryServices; llm: LlmRegistry }): J
     maxAttempts: 3,
     repoLevel: "read",
     params: aiParams,
-    async run({ job, params, repo, db, clock }) {
+    async run({ job, params, repo: givenRepo, db, clock }) {
       const identity = requireIdentity();
-      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      const repo = requireRepo(givenRepo);
       // A summary starts from the repository's own node (its name), whose `contains` edges list the files.
       const query = params.question ?? `${repo.repoName} ${SUMMARY_QUERY}`;
       const facts = await retrieveContext({ memory: deps.memory, db, clock }, job, identity, repo.repoId, query, AI_MAX_CONTEXT_FACTS);

@@ -13,7 +13,7 @@ import { AppError } from "../../core/errors";
 import { EMBED_JOB_MAX_BATCHES, MAX_EMBED_BATCH } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";
 import type { JobQueue } from "../../queues/submit";
-import { defineHandler, type JobHandler } from "../handler";
+import { defineHandler, requireRepo, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 
 export const EMBEDDING_KIND = "embedding.refresh";
@@ -33,9 +33,9 @@ export function embeddingHandler(deps: { repository: RepositoryMemory; queue: ()
     maxAttempts: 3,
     repoLevel: "write",
     params: embeddingParams,
-    async run({ job, params, repo, signal }) {
+    async run({ job, params, repo: givenRepo, signal }) {
       const identity = requireIdentity();
-      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      const repo = requireRepo(givenRepo);
       let indexed = 0;
       let remaining = true;
       let batches = 0;

@@ -23,7 +23,7 @@ import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, FIX_MAX_PROBL
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
-import { defineHandler, type JobHandler } from "../handler";
+import { defineHandler, requireRepo, type JobHandler } from "../handler";
 import { INGEST_KIND } from "./ingest";
 import { retrieveContext } from "./retrieve";
 
@@ -80,9 +80,9 @@ export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">;
     maxAttempts: 1,
     repoLevel: "write",
     params: fixParams,
-    async run({ job, params, repo, db, clock }) {
+    async run({ job, params, repo: givenRepo, db, clock }) {
       const identity = requireIdentity();
-      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      const repo = requireRepo(givenRepo);
       const source = params.path ?? (await lastIngestedPath(db, repo.repoId));
       if (!source) throw new AppError("validation_failed", { message: "No snapshot path was given and the repository has no local ingest.", details: { field: "path" } });
       const root = await resolveLocalSource(source, deps.config.INGEST_ALLOWED_ROOTS);

@@ -32,7 +32,7 @@ import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";
 import type { Db } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
-import { defineHandler, type JobHandler } from "../handler";
+import { defineHandler, requireRepo, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 import { EMBEDDING_KIND } from "./embedding";
 import { cloneSnapshot } from "./git-snapshot";
@@ -98,9 +98,9 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
     maxAttempts: 3,
     repoLevel: "write",
     params: ingestParams,
-    async run({ job, params, repo, signal, clock, db }) {
+    async run({ job, params, repo: givenRepo, signal, clock, db }) {
       const identity = requireIdentity();
-      if (!repo) throw new AppError("validation_failed", { message: "This job needs a repository.", details: { field: "repo" } });
+      const repo = requireRepo(givenRepo);
       const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
       try {
         const walk = await walkSnapshot(snapshot.dir, undefined, signal);

@@ -7,23 +7,13 @@
  * is retried a few times; anything still missed is re-dispatched by it.
  */
 import { Worker } from "bullmq";
-import type { Clock } from "../../core/clock";
-import type { Logger } from "../../core/log";
-import type { Db } from "../../db/schema";
 import { connectionOf, DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
 import { Coalescer } from "../../core/coalescer";
-import { claimJobsChecked, type CheckedClaim } from "../../queues/sql/claimJobs";
-import type { JobRunner } from "../runner";
+import type { CheckedClaim } from "../../queues/sql/claimJobs";
 import { PoolSlots, type Slot } from "./slots";
+import { claimFor, type SourceOptions } from "./source";
 
-export interface BullSourceOptions {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  pool: string;
-  concurrency: number;
-  leaseMs: number;
-  runner: JobRunner;
+export interface BullSourceOptions extends SourceOptions {
   bull: BullOptions;
 }
 
@@ -39,7 +29,7 @@ export class BullSource {
   constructor(readonly o: BullSourceOptions) {
     this.#slots = new PoolSlots(o.concurrency);
     this.#claims = new Coalescer(async (ids) => {
-      const rows = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: ids.length, now: o.clock.now(), ids });
+      const rows = await claimFor(o, ids.length, ids);
       const byId = new Map(rows.map((c) => [c.row.id, c]));
       return ids.map((id) => byId.get(id));
     });

@@ -5,23 +5,12 @@
  * finished job freeing a slot, or the poll timer (which also covers delayed
  * retries and a missed notification).
  */
-import type { Clock } from "../../core/clock";
-import type { Logger } from "../../core/log";
-import type { Db } from "../../db/schema";
-import { claimJobsChecked } from "../../queues/sql/claimJobs";
 import { nextRunAt } from "../../queues/sql/nextRunAt";
-import type { JobRunner } from "../runner";
 import { PoolSlots } from "./slots";
+import { claimFor, type SourceOptions } from "./source";
 
-export interface PostgresSourceOptions {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  pool: string;
-  concurrency: number;
-  leaseMs: number;
+export interface PostgresSourceOptions extends SourceOptions {
   pollMs: number;
-  runner: JobRunner;
 }
 
 export class PostgresSource {
@@ -59,7 +48,7 @@ export class PostgresSource {
       if (free > 0) {
         try {
           // The claim also reads what the recheck before work needs (one round trip for both).
-          const rows = await claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit: free, now: o.clock.now() });
+          const rows = await claimFor(o, free);
           for (const { row, auth } of rows) {
             const slot = this.#slots.take();
             o.runner.run(row, auth, slot.handlerDone).catch(() => undefined).finally(slot.done);

@@ -28,14 +28,15 @@
  */
 import { AppError, type ErrorCode } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
-import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot, enforceQuotas } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
+import { scopeKeyOf } from "../../../core/memory/types";
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import { ensureSchema, SESSION_SCHEMA, vid } from "./schema";
 import * as S from "./session-scripts";
-import type { StoredEntity, StoredFact } from "../graph-rows";
+import { toSnapshot, type StoredEntity, type StoredFact, type StoredRoot as GraphRoot } from "../graph-rows";
 
 export interface HugeGraphStoreOptions {
   /** Awaited before every operation (e.g. `once(...)` of the schema): lets a synchronous composition root build stores. */
@@ -44,8 +45,7 @@ export interface HugeGraphStoreOptions {
   maxRetries?: number | undefined;
 }
 
-interface StoredRoot extends RootState {
-  doc: string;
+interface StoredRoot extends GraphRoot {
   fact_count: number;
 }
 
@@ -85,14 +85,6 @@ const REFUSALS: Record<string, ErrorCode> = {
 };
 
 const bounds = { max_entities: MAX_ENTITIES_PER_NAMESPACE, max_facts: MAX_FACTS_PER_NAMESPACE };
-
-function keyOf(o: ScopeKey): ScopeKey {
-  return { tenant_id: o.tenant_id, session_id: o.session_id, ns: o.ns };
-}
-
-function parseDoc<T>(doc: string | null | undefined): T {
-  return (doc ? JSON.parse(doc) : {}) as T;
-}
 
 /** The bindings every script of one scope takes. */
 function scopeBindings(key: ScopeKey, subject = "") {
@@ -165,7 +157,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
 
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
     await this.schema?.();
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     const r = await this.client.json<Loaded>(S.LOAD, { ...scopeBindings(key, owner.subject_id), now, ...bounds });
     const root = r.root;
     const state = checkLoad(root, { revoked: r.revoked, otherSubject: r.other_subject, now });
@@ -174,20 +166,12 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
       await this.serialized(key.tenant_id, () => this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false, ...NO_INIT }));
       throw new AppError("session_expired");
     }
-    return {
-      key,
-      subject_id: root.subject_id,
-      revision: root.revision,
-      expires_at: root.expires_at,
-      doc: parseDoc(root.doc),
-      entities: r.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: parseDoc(e.doc) })),
-      facts: r.facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: parseDoc(f.doc) })),
-    };
+    return toSnapshot(key, root, r.entities, r.facts);
   }
 
   async commit(input: CommitInput): Promise<CommitResult> {
     const { owner } = input;
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     return this.serialized(key.tenant_id, async () => {
       let st = await this.state(owner, input.now, true);
       // The counters bound the tenant's live facts from above: only a write they would refuse needs the exact count.
@@ -234,7 +218,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
   }
 
   async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     await this.serialized(key.tenant_id, async () => {
       const st = await this.state(owner, now, false);
       if (st.revoked) throw new AppError("session_revoked");

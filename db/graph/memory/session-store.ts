@@ -8,6 +8,7 @@ import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../co
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
+import { scopeKeyOf } from "../../../core/memory/types";
 
 interface Root extends RootState {
   key: ScopeKey;
@@ -69,7 +70,7 @@ export class InMemorySessionStore implements SessionMemoryStore {
       if (g.root) this.expire(g.root);
       throw new AppError("session_expired");
     }
-    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    const key = scopeKeyOf(owner);
     checkSnapshot(key, input.content);
     const live = (r: Root) => !r.deleted && r.expires_at > input.now && k(r.key) !== k(key);
     const sessionRoots = this.sessionRoots(owner.tenant_id, owner.session_id);
@@ -112,7 +113,7 @@ export class InMemorySessionStore implements SessionMemoryStore {
       tenantLiveFactsElsewhere: 0,
       factsAfter: 0,
     });
-    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    const key = scopeKeyOf(owner);
     this.roots.set(k(key), { key, subject_id: owner.subject_id, revision: 1, expires_at: expiresAt, deleted: true, content: { doc: {}, entities: [], facts: [] } });
     void now;
   }

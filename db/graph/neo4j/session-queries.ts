@@ -56,9 +56,10 @@ RETURN revoked, other_subject, ${ROOT}, tenant_roots, session_roots, tenant_live
 /** The stored content, for the diff a commit writes. */
 export const CONTENT = `RETURN ${ENTITIES} AS entities, ${FACTS} AS facts`;
 
-/** Expiry on access and clear: the namespace's entities and facts go; the root stays. */
-export const DROP_CONTENT = `
+/** The namespace's entities and facts go; the root stays (emptied). `where` filters the root. */
+const dropContent = (where: string) => `
 MATCH (s:SessionMemoryScope {${SCOPE}})
+${where}
 SET s.fact_count = 0, s.entity_count = 0, s.size_bytes = 0, s.doc = '{}'
 WITH s
 CALL {
@@ -66,16 +67,11 @@ CALL {
   DETACH DELETE e
 }`;
 
+/** Expiry on access and clear. */
+export const DROP_CONTENT = dropContent("");
+
 /** Expiry observed by a read: removes the content only if the root really is expired. */
-export const DROP_EXPIRED_CONTENT = `
-MATCH (s:SessionMemoryScope {${SCOPE}})
-WHERE s.expires_at <= $now
-SET s.fact_count = 0, s.entity_count = 0, s.size_bytes = 0, s.doc = '{}'
-WITH s
-CALL {
-  MATCH (e:SessionMemoryEntity {${SCOPE}})
-  DETACH DELETE e
-}`;
+export const DROP_EXPIRED_CONTENT = dropContent("WHERE s.expires_at <= $now");
 
 export const CREATE_SCOPE = `
 CREATE (s:SessionMemoryScope {${SCOPE}, subject_id: $subject, doc: $doc, revision: $revision,

@@ -19,9 +19,10 @@
  * tombstone, the subject, closure and expiry before any content is returned;
  * expired content is removed on access.
  */
+import { chunks } from "../../../core/chunks";
 import { AppError } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
-import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot, enforceQuotas } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type {
@@ -34,14 +35,11 @@ import type {
   SessionFact,
   SnapshotContent,
 } from "../../../core/memory/types";
+import { scopeKeyOf } from "../../../core/memory/types";
 import { int, one, Neo4jStore, type Tx } from "./driver";
 import * as Q from "./session-queries";
 import { ensureSchema } from "./schema";
-import type { StoredEntity, StoredFact } from "../graph-rows";
-
-interface StoredRoot extends RootState {
-  doc: string;
-}
+import { toSnapshot, type StoredEntity, type StoredFact, type StoredRoot } from "../graph-rows";
 
 interface Guard {
   revoked: boolean;
@@ -59,22 +57,9 @@ interface WriteState extends Guard {
 
 const CHUNK = 500;
 
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 function scopeParams(key: ScopeKey): { tenant: string; session: string; ns: string } {
   return { tenant: key.tenant_id, session: key.session_id, ns: key.ns };
-}
-
-function parseDoc<T>(doc: string | null | undefined): T {
-  return (doc ? JSON.parse(doc) : {}) as T;
-}
-
-function keyOf(o: ScopeOwner): ScopeKey {
-  return { tenant_id: o.tenant_id, session_id: o.session_id, ns: o.ns };
 }
 
 const bounds = { max_entities: int(MAX_ENTITIES_PER_NAMESPACE), max_facts: int(MAX_FACTS_PER_NAMESPACE) };
@@ -86,7 +71,7 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
   }
 
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     const r = await this.run("READ", (tx) =>
       one<Guard & { entities: StoredEntity[]; facts: StoredFact[] }>(tx, Q.LOAD, { ...scopeParams(key), subject: owner.subject_id, now: int(now), ...bounds }),
     );
@@ -97,15 +82,7 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
       await this.run("WRITE", (tx) => tx.run(Q.DROP_EXPIRED_CONTENT, { ...scopeParams(key), now: int(now) }));
       throw new AppError("session_expired");
     }
-    return {
-      key,
-      subject_id: root.subject_id,
-      revision: root.revision,
-      expires_at: root.expires_at,
-      doc: parseDoc(root.doc),
-      entities: r.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: parseDoc(e.doc) })),
-      facts: r.facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: parseDoc(f.doc) })),
-    };
+    return toSnapshot(key, root, r.entities, r.facts);
   }
 
   private async lockAndRead(tx: Tx, owner: ScopeOwner, now: number): Promise<WriteState> {
@@ -115,7 +92,7 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
 
   async commit(input: CommitInput): Promise<CommitResult> {
     const { owner } = input;
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     const result = await this.run("WRITE", async (tx): Promise<CommitResult | "expired"> => {
       const st = await this.lockAndRead(tx, owner, input.now);
       const root = st.root;
@@ -172,8 +149,8 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
     const newEntityIds = new Set(content.entities.map((e) => e.id));
     const newFactIds = new Set(content.facts.map((f) => f.fact_id));
 
-    for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)))) await tx.run(Q.DELETE_FACTS, { ...sp, ids });
-    for (const ids of chunks([...oldEntities.keys()].filter((id) => !newEntityIds.has(id)))) await tx.run(Q.DELETE_ENTITIES, { ...sp, ids });
+    for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)), CHUNK)) await tx.run(Q.DELETE_FACTS, { ...sp, ids });
+    for (const ids of chunks([...oldEntities.keys()].filter((id) => !newEntityIds.has(id)), CHUNK)) await tx.run(Q.DELETE_ENTITIES, { ...sp, ids });
 
     const created: StoredEntity[] = [];
     const changed: Array<Pick<StoredEntity, "id" | "name" | "doc">> = [];
@@ -183,8 +160,8 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
       if (!prev) created.push({ id: e.id, name: e.name, type: e.type, doc });
       else if (prev.name !== e.name || prev.doc !== doc) changed.push({ id: e.id, name: e.name, doc });
     }
-    for (const batch of chunks(created)) await tx.run(Q.CREATE_ENTITIES, { ...sp, rows: batch, expires_at: int(expiresAt) });
-    for (const batch of chunks(changed)) await tx.run(Q.UPDATE_ENTITIES, { ...sp, rows: batch });
+    for (const batch of chunks(created, CHUNK)) await tx.run(Q.CREATE_ENTITIES, { ...sp, rows: batch, expires_at: int(expiresAt) });
+    for (const batch of chunks(changed, CHUNK)) await tx.run(Q.UPDATE_ENTITIES, { ...sp, rows: batch });
 
     const newFacts: StoredFact[] = [];
     const changedFacts: Array<Pick<StoredFact, "fact_id" | "doc">> = [];
@@ -194,16 +171,16 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
       if (!prev) newFacts.push(factRow(f, doc));
       else if (prev.doc !== doc) changedFacts.push({ fact_id: f.fact_id, doc });
     }
-    for (const batch of chunks(newFacts)) {
+    for (const batch of chunks(newFacts, CHUNK)) {
       const { n } = await one<{ n: number }>(tx, Q.CREATE_FACTS, { ...sp, rows: batch, expires_at: int(expiresAt) });
       // checkSnapshot guarantees both endpoints are in the snapshot just written; anything else is a bug: roll back.
       if (n !== batch.length) throw new AppError("internal", { message: "A fact endpoint was missing while writing session memory." });
     }
-    for (const batch of chunks(changedFacts)) await tx.run(Q.UPDATE_FACTS, { ...sp, rows: batch });
+    for (const batch of chunks(changedFacts, CHUNK)) await tx.run(Q.UPDATE_FACTS, { ...sp, rows: batch });
   }
 
   async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    const key = keyOf(owner);
+    const key = scopeKeyOf(owner);
     await this.run("WRITE", async (tx) => {
       const st = await this.lockAndRead(tx, owner, now);
       if (st.revoked) throw new AppError("session_revoked");

@@ -8,22 +8,19 @@
  * snapshot. Any refusal rolls the whole transaction back: nothing half-written.
  * Query text is constant; values travel as parameters.
  */
+import { chunks } from "../../../core/chunks";
 import { sql } from "kysely";
 import { AppError } from "../../../core/errors";
 import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact } from "../../../core/memory/types";
+import { scopeKeyOf } from "../../../core/memory/types";
 import { inTransaction } from "../../transaction";
 import type { Db, Tx } from "../../schema";
 
 const CHUNK = 500;
 
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 function scopeWhere<Q extends { where: (...a: any[]) => Q }>(q: Q, key: ScopeKey): Q {
   return q.where("tenant_id", "=", key.tenant_id).where("session_id", "=", key.session_id).where("ns", "=", key.ns);
@@ -127,7 +124,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
    * (to remove its contents).
    */
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    const key = scopeKeyOf(owner);
     const r = await sql<LoadRow>`
       select
         exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
@@ -167,7 +164,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
 
   async commit(input: CommitInput): Promise<CommitResult> {
     const { owner } = input;
-    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    const key = scopeKeyOf(owner);
     const now = new Date(input.now);
     const result = await inTransaction(this.db, async (tx): Promise<CommitResult | "expired"> => {
       await lockTenant(tx, owner.tenant_id);
@@ -215,10 +212,10 @@ export class PostgresSessionStore implements SessionMemoryStore {
     const oldFacts = new Map((await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "doc"]), key).execute()).map((f) => [f.fact_id, f]));
     const newEntityIds = new Set(entities.map((e) => e.id));
     const newFactIds = new Set(facts.map((f) => f.fact_id));
-    for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)))) {
+    for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)), CHUNK)) {
       await scopeWhere(tx.deleteFrom("session_memory_facts"), key).where("fact_id", "in", ids).execute();
     }
-    for (const ids of chunks([...oldEntities.keys()].filter((id) => !newEntityIds.has(id)))) {
+    for (const ids of chunks([...oldEntities.keys()].filter((id) => !newEntityIds.has(id)), CHUNK)) {
       await scopeWhere(tx.deleteFrom("session_memory_entities"), key).where("id", "in", ids).execute();
     }
     const entityRows = [];
@@ -230,7 +227,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
         await scopeWhere(tx.updateTable("session_memory_entities").set({ name: e.name, doc }), key).where("id", "=", e.id).execute();
       }
     }
-    for (const rows of chunks(entityRows)) await tx.insertInto("session_memory_entities").values(rows).execute();
+    for (const rows of chunks(entityRows, CHUNK)) await tx.insertInto("session_memory_entities").values(rows).execute();
     const factRows = [];
     for (const f of facts) {
       const old = oldFacts.get(f.fact_id);
@@ -240,11 +237,11 @@ export class PostgresSessionStore implements SessionMemoryStore {
         await scopeWhere(tx.updateTable("session_memory_facts").set({ doc }), key).where("fact_id", "=", f.fact_id).execute();
       }
     }
-    for (const rows of chunks(factRows)) await tx.insertInto("session_memory_facts").values(rows).execute();
+    for (const rows of chunks(factRows, CHUNK)) await tx.insertInto("session_memory_facts").values(rows).execute();
   }
 
   async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    const key: ScopeKey = { tenant_id: owner.tenant_id, session_id: owner.session_id, ns: owner.ns };
+    const key = scopeKeyOf(owner);
     await inTransaction(this.db, async (tx) => {
       await lockTenant(tx, owner.tenant_id);
       if (await isRevoked(tx, owner.tenant_id, owner.session_id)) throw new AppError("session_revoked");

@@ -1,0 +1,55 @@
+/**
+ * The recall-latency fixture shared by bench/recall.ts and bench/stores.ts:
+ * a fresh scope, a namespace filled to its fact limit (512 facts over 400
+ * code-like entities, within the 24 KiB snapshot), code-like queries, and the
+ * timed loop (10 warm-up recalls, then one timed recall per query).
+ */
+import { randomBytes } from "node:crypto";
+import { makeIdentity } from "../core/execution/identity";
+import { MAX_FACTS_PER_NAMESPACE } from "../core/limits";
+import type { MemoryScope, SessionMemoryEngine } from "../core/memory/engine";
+
+const DAY = 24 * 3600 * 1000;
+const WORDS = ["Auth", "Billing", "Invoice", "Ledger", "Cache", "Search", "Order", "Stock", "Ship", "Mail", "Sms", "Upload", "Report", "Tenant", "User", "Flag", "Metric", "Trace", "Log", "Cron"];
+const KINDS = ["Service", "Repo", "Worker", "Handler", "Client", "Store", "Job", "Api"];
+const PREDICATES = ["calls", "uses", "reads", "writes", "depends_on", "stores_in", "emits", "handles"];
+
+/** A fresh scope; a fixed `tag` makes IDs (and so ranking tie-breaks) reproducible across runs. */
+export function scopeFor(now: number, tag = randomBytes(4).toString("hex")): MemoryScope {
+  const identity = makeIdentity({ tenant_id: `org-${tag}`, subject_id: `usr-${tag}`, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
+  return { identity, ns: `repo-${tag}`, expiresAt: now + 7 * DAY };
+}
+
+export function fullNamespaceTriples() {
+  const name = (i: number) => `${WORDS[i % WORDS.length]}${KINDS[Math.floor(i / WORDS.length) % KINDS.length]}${Math.floor(i / (WORDS.length * KINDS.length))}`;
+  return Array.from({ length: MAX_FACTS_PER_NAMESPACE }, (_, i) => ({
+    subject: name(i % 400),
+    subject_type: "class",
+    predicate: PREDICATES[i % PREDICATES.length]!,
+    object: name((i * 7 + 3 + Math.floor(i / 400) * 13) % 400),
+    object_type: "class",
+  }));
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Fills a fresh namespace, warms up, times `queries` recalls (limit 10). Times are sorted, in ms. */
+export async function timeFullNamespaceRecall(engine: SessionMemoryEngine, now: number, queries: number) {
+  const scope = scopeFor(now);
+  const triples = fullNamespaceTriples();
+  for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
+  const snap = await engine.snapshot(scope);
+  const texts = Array.from({ length: queries }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
+  for (const q of texts.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 });
+  const times: number[] = [];
+  for (const q of texts) {
+    const t0 = performance.now();
+    const r = await engine.recall(scope, { query: q, limit: 10 });
+    times.push(performance.now() - t0);
+    if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
+  }
+  times.sort((a, b) => a - b);
+  return { facts: snap.facts.length, entities: snap.entities.length, times };
+}

@@ -1,0 +1,25 @@
+/**
+ * What both job sources (BullMQ, PostgreSQL-only) are given, and the one way
+ * they claim: claimJobsChecked (the claim plus authorize()'s read for the
+ * recheck before work) under the runner's worker id and the pool's lease.
+ */
+import type { Clock } from "../../core/clock";
+import type { Logger } from "../../core/log";
+import type { Db } from "../../db/schema";
+import { claimJobsChecked, type CheckedClaim } from "../../queues/sql/claimJobs";
+import type { JobRunner } from "../runner";
+
+export interface SourceOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  pool: string;
+  concurrency: number;
+  leaseMs: number;
+  runner: JobRunner;
+}
+
+/** Up to `limit` claimable rows of the pool (only `ids`, when given: the BullMQ path). */
+export function claimFor(o: SourceOptions, limit: number, ids?: readonly string[]): Promise<CheckedClaim[]> {
+  return claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(ids ? { ids } : {}) });
+}
