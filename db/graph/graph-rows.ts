@@ -3,7 +3,7 @@
  * servers, and their conversion to the store contracts' types. Property
  * documents travel as JSON strings: graph servers store flat properties.
  */
-import type { RootState } from "../../core/memory/quotas";
+import { enforceQuotas, type RootState } from "../../core/memory/quotas";
 import type { RepoFact } from "../../core/memory/repository-store";
 import type { ScopeKey, ScopeSnapshot } from "../../core/memory/types";
 
@@ -32,6 +32,26 @@ export interface StoredFact {
   predicate: string;
   object_id: string;
   doc: string;
+}
+
+/** The counts a graph adapter's write read returns (own namespace excluded from the live facts). */
+export interface ScopeCounts {
+  tenant_roots: number;
+  session_roots: number;
+  tenant_live_facts: number;
+  session_live_facts: number;
+}
+
+/** The quota check (core/memory/quotas.ts) over those counts, for a commit of `factsAfter` facts. */
+export function enforceScopeQuotas(st: ScopeCounts, creatingRoot: boolean, factsAfter: number): void {
+  enforceQuotas({
+    creatingRoot,
+    sessionRoots: st.session_roots,
+    tenantRoots: st.tenant_roots,
+    sessionLiveFactsElsewhere: st.session_live_facts,
+    tenantLiveFactsElsewhere: st.tenant_live_facts,
+    factsAfter,
+  });
 }
 
 /** A live scope's snapshot from a load's read (root, entities, facts), in the store contract's shape. */

@@ -28,7 +28,7 @@
  */
 import { AppError, type ErrorCode } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
-import { checkLoad, checkRoot, enforceQuotas } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
@@ -36,7 +36,7 @@ import { scopeKeyOf } from "../../../core/memory/types";
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import { ensureSchema, SESSION_SCHEMA, vid } from "./schema";
 import * as S from "./session-scripts";
-import { toSnapshot, type StoredEntity, type StoredFact, type StoredRoot as GraphRoot } from "../graph-rows";
+import { enforceScopeQuotas, toSnapshot, type StoredEntity, type StoredFact, type StoredRoot as GraphRoot } from "../graph-rows";
 
 export interface HugeGraphStoreOptions {
   /** Awaited before every operation (e.g. `once(...)` of the schema): lets a synchronous composition root build stores. */
@@ -187,14 +187,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
         throw new AppError("session_expired");
       }
       const bytes = checkSnapshot(key, input.content);
-      enforceQuotas({
-        creatingRoot: root === null,
-        sessionRoots: st.session_roots,
-        tenantRoots: st.tenant_roots,
-        sessionLiveFactsElsewhere: st.session_live_facts,
-        tenantLiveFactsElsewhere: st.tenant_live_facts,
-        factsAfter: input.content.facts.length,
-      });
+      enforceScopeQuotas(st, root === null, input.content.facts.length);
       const revision = (root?.revision ?? 0) + 1;
       await this.write<number>(S.COMMIT, {
         ...scopeBindings(key, owner.subject_id),
@@ -228,14 +221,8 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
         await this.write(S.CLOSE, common);
         return;
       }
-      enforceQuotas({
-        creatingRoot: true,
-        sessionRoots: st.session_roots,
-        tenantRoots: st.tenant_roots,
-        sessionLiveFactsElsewhere: 0,
-        tenantLiveFactsElsewhere: 0,
-        factsAfter: 0,
-      });
+      // A closed root holds no facts: only the root bounds apply.
+      enforceScopeQuotas({ ...st, session_live_facts: 0, tenant_live_facts: 0 }, true, 0);
       await this.write(S.CREATE_CLOSED, { ...common, expires_at: expiresAt });
     });
   }

@@ -22,7 +22,7 @@
 import { chunks } from "../../../core/chunks";
 import { AppError } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
-import { checkLoad, checkRoot, enforceQuotas } from "../../../core/memory/quotas";
+import { checkLoad, checkRoot } from "../../../core/memory/quotas";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type {
@@ -39,7 +39,7 @@ import { scopeKeyOf } from "../../../core/memory/types";
 import { int, one, Neo4jStore, type Tx } from "./driver";
 import * as Q from "./session-queries";
 import { ensureSchema } from "./schema";
-import { toSnapshot, type StoredEntity, type StoredFact, type StoredRoot } from "../graph-rows";
+import { enforceScopeQuotas, toSnapshot, type StoredEntity, type StoredFact, type StoredRoot } from "../graph-rows";
 
 interface Guard {
   revoked: boolean;
@@ -106,14 +106,7 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
         return "expired";
       }
       const bytes = checkSnapshot(key, input.content);
-      enforceQuotas({
-        creatingRoot: root === null,
-        sessionRoots: st.session_roots,
-        tenantRoots: st.tenant_roots,
-        sessionLiveFactsElsewhere: st.session_live_facts,
-        tenantLiveFactsElsewhere: st.tenant_live_facts,
-        factsAfter: input.content.facts.length,
-      });
+      enforceScopeQuotas(st, root === null, input.content.facts.length);
       const revision = (root?.revision ?? 0) + 1;
       const params = {
         ...scopeParams(key),
@@ -190,14 +183,8 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
         await tx.run(Q.CLOSE_SCOPE, { ...scopeParams(key), now: int(now) });
         return;
       }
-      enforceQuotas({
-        creatingRoot: true,
-        sessionRoots: st.session_roots,
-        tenantRoots: st.tenant_roots,
-        sessionLiveFactsElsewhere: 0,
-        tenantLiveFactsElsewhere: 0,
-        factsAfter: 0,
-      });
+      // A closed root holds no facts: only the root bounds apply.
+      enforceScopeQuotas({ ...st, session_live_facts: 0, tenant_live_facts: 0 }, true, 0);
       await tx.run(Q.CREATE_CLOSED_SCOPE, { ...scopeParams(key), subject: owner.subject_id, expires_at: int(expiresAt), now: int(now) });
     });
   }
