@@ -125,6 +125,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
     pool.on("connect", prepareMarked);
+    // An idle client whose server went away (restart, failover, pg_terminate_backend) is
+    // dropped by the pool; without a listener its 'error' event would end the process.
+    // The next query opens a new connection, and callers retry transient errors (core/retry.ts).
+    pool.on("error", () => undefined);
     // Fail fast with a clear message when the server is not reachable.
     try {
       const c = await pool.connect();
