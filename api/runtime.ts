@@ -54,7 +54,7 @@ export async function startPlatform(
   ctx.jobs = queue;
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
   ctx.cleaners = cleaners;
-  ctx.jobMetrics = new JobMetrics({ db: database.db });
+  ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS });
   let workers: WorkerHost | undefined;
   const platform: Platform = {
     ctx,
@@ -82,6 +82,9 @@ export async function startPlatform(
       dispatcher: queue.dispatcher,
       metrics: ctx.jobMetrics,
       pools: opts.pools,
+      leaseMs: config.JOB_LEASE_MS,
+      reconcileMs: config.JOB_RECONCILE_MS,
+      staleMs: config.JOB_STALE_MS,
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),
     });

@@ -3,6 +3,7 @@
  * (RUN-4). A bad value stops start-up with a message naming the variable.
  */
 import { z } from "zod";
+import { JOB_LEASE_MS, JOB_RECONCILE_MS, JOB_STALE_MS } from "./limits";
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -53,6 +54,12 @@ export const configSchema = z.object({
   COOKIE_SECURE: bool.default(false),
   LOGIN_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
   WORKER_POOLS: z.string().default("ingest,ai,embedding,fix,cleanup"),
+  /** JOB-3: a claimed job's lease; renewed every half of it while the handler works, reclaimed once it passes. */
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(60 * 60 * 1000).default(JOB_LEASE_MS),
+  /** JOB-4/JOB-8: how often each worker process runs the reconciler (sweeper + re-dispatch). */
+  JOB_RECONCILE_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(JOB_RECONCILE_MS),
+  /** JOB-8: a queued row not dispatched for this long is dispatched again (a dead message is replaced). */
+  JOB_STALE_MS: z.coerce.number().int().min(500).max(60 * 60 * 1000).default(JOB_STALE_MS),
   /** JOB-9: when set, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (unset: open, for a scraper on a private network). */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").max(512).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -76,3 +76,8 @@ export const AI_MAX_CONTEXT_FACTS = 24;
 export const FIX_MAX_PROBLEM_CHARS = 4000;
 export const FIX_MAX_FILES = 20;
 export const FIX_MAX_PATCH_BYTES = 256 * 1024;
+
+/** JOB-3/JOB-4/JOB-8: defaults of JOB_LEASE_MS, JOB_RECONCILE_MS and JOB_STALE_MS (core/config.ts). */
+export const JOB_LEASE_MS = 30_000;
+export const JOB_RECONCILE_MS = 5_000;
+export const JOB_STALE_MS = 30_000;

@@ -4,8 +4,9 @@
  * No label ever carries a session, tenant, user or job id.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { JOB_STALE_MS } from "../core/limits";
 import type { Db } from "../db/schema";
-import { queueDepth } from "./sql/queueDepth";
+import { queueDepth, staleQueued } from "./sql/queueDepth";
 
 export type JobOutcomeLabel = "succeeded" | "failed" | "retried" | "refused" | "canceled" | "abandoned" | "released" | "lease_lost";
 
@@ -15,8 +16,10 @@ export class JobMetrics {
   readonly #outcomes: Counter<"pool" | "kind" | "outcome">;
   readonly #reclaims: Counter<"pool" | "kind" | "result">;
   readonly #refusals: Counter<"pool" | "kind" | "stage" | "code">;
+  readonly #redispatches: Counter<"pool" | "reason" | "result">;
 
-  constructor(opts: { db?: Db; registry?: Registry } = {}) {
+  /** `staleMs`: the reconciler's bound (JOB_STALE_MS); rows queued and due for longer are counted as stale. */
+  constructor(opts: { db?: Db; registry?: Registry; staleMs?: number } = {}) {
     this.registry = opts.registry ?? new Registry();
     const registers = [this.registry];
     this.#duration = new Histogram({
@@ -34,8 +37,25 @@ export class JobMetrics {
       labelNames: ["pool", "kind", "stage", "code"],
       registers,
     });
+    this.#redispatches = new Counter({
+      name: "codesynapse_job_redispatches_total",
+      help: "Rows the reconciler handed to the dispatcher again (reason: reclaimed | stale; result: added | live | replaced).",
+      labelNames: ["pool", "reason", "result"],
+      registers,
+    });
     const db = opts.db;
+    const staleMs = opts.staleMs ?? JOB_STALE_MS;
     if (db) {
+      new Gauge({
+        name: "codesynapse_jobs_stale_queued",
+        help: "Queued rows due for longer than the reconciler's bound without a claim (should be 0 but for a backlog).",
+        labelNames: ["pool"],
+        registers,
+        async collect() {
+          this.reset();
+          for (const r of await staleQueued(db, new Date(Date.now() - staleMs))) this.set({ pool: r.pool }, r.count);
+        },
+      });
       new Gauge({
         name: "codesynapse_jobs",
         help: "Job rows per pool and status (depth = status queued).",
@@ -69,6 +89,10 @@ export class JobMetrics {
 
   reclaimed(pool: string, kind: string, result: string): void {
     this.#reclaims.inc({ pool, kind, result });
+  }
+
+  redispatched(pool: string, reason: "reclaimed" | "stale", result: string): void {
+    this.#redispatches.inc({ pool, reason, result });
   }
 
   refused(pool: string, kind: string, stage: "before_work" | "before_persist", code: string): void {

@@ -1,12 +1,17 @@
 /**
  * The reconciler (JOB-4, JOB-8): one pass reclaims expired leases (the
  * sweeper) and re-dispatches queued rows that no dispatcher has been told
- * about recently. Because the rows are the truth, a Redis FLUSHALL, a crash
- * between commit and dispatch, or a dropped NOTIFY delays a job by at most
- * one pass plus `staleMs`, and loses none. Safe to run in every process:
- * both statements use `skip locked`.
+ * about for `staleMs`. Liveness is proven from the rows, not from the broker:
+ * a row still `queued` and unclaimed after the bound gets a message that will
+ * be delivered (`Dispatcher.redispatch` replaces a failed or completed BullMQ
+ * message instead of letting its id swallow the add). So a Redis FLUSHALL, a
+ * crash between commit and dispatch, a dropped NOTIFY, a message BullMQ failed
+ * (stalled too often, a claim error) delays a job by at most one pass plus
+ * `staleMs`, and loses none. Safe to run in every process: both statements
+ * use `skip locked`.
  */
 import type { Db } from "../db/schema";
+import type { RedispatchResult } from "./dispatch/dispatcher";
 import type { Dispatcher } from "./dispatch/dispatcher";
 import type { JobMetrics } from "./metrics";
 import { reclaimExpiredLeases, type Reclaimed } from "./sql/reclaimExpiredLeases";
@@ -14,7 +19,10 @@ import { takeUndispatched } from "./sql/takeUndispatched";
 
 export interface ReconcileResult {
   reclaimed: Reclaimed[];
+  /** Rows handed to the dispatcher again (reclaimed ones back in `queued`, and stale ones). */
   redispatched: number;
+  /** Per result: messages added, found live, or replaced. */
+  results: Record<RedispatchResult, number>;
 }
 
 export async function reconcileOnce(
@@ -28,6 +36,13 @@ export async function reconcileOnce(
   const queued = reclaimed.filter((r) => r.status === "queued");
   const stale = await takeUndispatched(db, { now, staleMs: o.staleMs, limit: o.limit ?? 1000 });
   const items = [...queued, ...stale];
-  if (items.length > 0) await dispatcher.dispatch(items, now);
-  return { reclaimed, redispatched: items.length };
+  const results: Record<RedispatchResult, number> = { added: 0, live: 0, replaced: 0 };
+  if (items.length > 0) {
+    const out = await dispatcher.redispatch(items, now);
+    out.forEach((r, k) => {
+      results[r]++;
+      o.metrics?.redispatched(items[k]!.pool, k < queued.length ? "reclaimed" : "stale", r);
+    });
+  }
+  return { reclaimed, redispatched: items.length, results };
 }

@@ -5,6 +5,7 @@
  * (sweeper + re-dispatch), the schedule ticker, and the cancel watch.
  */
 import type { Clock } from "../core/clock";
+import { JOB_LEASE_MS, JOB_RECONCILE_MS, JOB_STALE_MS } from "../core/limits";
 import type { Logger } from "../core/log";
 import type { OpenDatabase } from "../db/database";
 import type { Db } from "../db/schema";
@@ -80,7 +81,7 @@ function every(ms: number, fn: () => Promise<void>): () => void {
 
 export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
   const pools = parsePools(o.pools);
-  const leaseMs = o.leaseMs ?? 30_000;
+  const leaseMs = o.leaseMs ?? JOB_LEASE_MS;
   const { db, clock, logger } = o;
   const runner = new JobRunner({
     db, clock, logger, registry: o.registry, dispatcher: o.dispatcher, leaseMs,
@@ -111,7 +112,7 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
 
   const reconcileNow = async () => {
     try {
-      await reconcileOnce(db, o.dispatcher, clock.now(), { staleMs: o.staleMs ?? 30_000, ...(o.metrics ? { metrics: o.metrics } : {}) });
+      await reconcileOnce(db, o.dispatcher, clock.now(), { staleMs: o.staleMs ?? JOB_STALE_MS, ...(o.metrics ? { metrics: o.metrics } : {}) });
     } catch (err) {
       logger.warn({ code: "reconcile_failed", err: (err as Error).message }, "reconcile failed");
     }
@@ -136,7 +137,7 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
     }
   };
   const stops = [
-    every(o.reconcileMs ?? 5_000, reconcileNow),
+    every(o.reconcileMs ?? JOB_RECONCILE_MS, reconcileNow),
     every(o.scheduleMs ?? 5_000, tickSchedules),
     every(o.cancelPollMs ?? 1_000, cancelWatch),
     onCancel((id) => runner.abort(id, "canceled")),

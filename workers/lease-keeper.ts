@@ -6,6 +6,7 @@
  */
 import type { Clock } from "../core/clock";
 import type { Db } from "../db/schema";
+import { retryTransient, STORE_RETRY } from "../core/retry";
 import { renewLease } from "../queues/sql/renewLease";
 
 export type AbortReason = "lease_lost" | "canceled" | "shutdown";
@@ -22,7 +23,9 @@ export function keepLease(
   const timer = setInterval(() => {
     if (stopped || inFlight) return;
     inFlight = true;
-    renewLease(db, { id: job.id, token: job.token, now: clock.now(), leaseMs: job.leaseMs })
+    // A transient error is retried at once (jittered, well inside the lease), not at the next tick.
+    const policy = { ...STORE_RETRY, maxMs: Math.max(20, Math.floor(job.leaseMs / 8)) };
+    retryTransient(() => renewLease(db, { id: job.id, token: job.token, now: clock.now(), leaseMs: job.leaseMs }), { policy })
       .then((r) => {
         if (stopped) return;
         if (!r.ok) abort("lease_lost");

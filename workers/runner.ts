@@ -39,6 +39,7 @@ import { failJob } from "../queues/sql/failJob";
 import { finishJob, finishJobs } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
 import { Coalescer } from "../core/coalescer";
+import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
 import type { JobHandler, JobOutcome } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
 
@@ -66,6 +67,13 @@ export function isRefusal(err: unknown): err is AppError {
 }
 
 class LeaseLost extends Error {}
+
+/**
+ * Writing a finished job's outcome: retried for as long as the lease is not known to be lost
+ * (a renewal that found our token gone), so a database that drops a connection or restarts
+ * under the finish does not turn a done job into a lease expiry and a second run.
+ */
+const OUTCOME_RETRY: RetryPolicy = { attempts: 1_000, baseMs: 100, maxMs: 2_000 };
 
 export interface RunnerOptions {
   db: Db;
@@ -154,7 +162,9 @@ export class JobRunner {
       return this.#aborted(row, token, "shutdown");
     }
     const ac = new AbortController();
+    const leaseLost = new AbortController();
     const abort = (reason: AbortReason) => {
+      if (reason === "lease_lost") leaseLost.abort(reason);
       if (!ac.signal.aborted) ac.abort(reason);
     };
     this.#active.set(row.id, { abort });
@@ -169,7 +179,7 @@ export class JobRunner {
       onHandlerDone?.();
     };
     try {
-      outcome = await this.#execute(row, token, ac.signal, preAuth, freeSlot);
+      outcome = await this.#execute(row, token, ac.signal, leaseLost.signal, preAuth, freeSlot);
     } catch (err) {
       // A store error while writing the outcome: the lease will expire and the sweeper decides.
       this.o.logger.error({ code: coerceError(err).code, pool: row.pool, kind: row.kind, err: (err as Error).message }, "job outcome not recorded");
@@ -185,10 +195,26 @@ export class JobRunner {
     return outcome;
   }
 
-  async #execute(row: JobRow, token: string, signal: AbortSignal, preAuth: AuthorizeRow | undefined, freeSlot: () => void): Promise<JobOutcomeLabel> {
+  /** A fenced store write of this runner, through the one retry policy (core/retry.ts). */
+  #store<T>(fn: () => Promise<T>, o: { policy?: RetryPolicy; signal?: AbortSignal } = {}): Promise<T> {
+    return retryTransient(fn, {
+      policy: o.policy ?? STORE_RETRY,
+      ...(o.signal ? { signal: o.signal } : {}),
+      onRetry: (err, attempt) => this.o.logger.warn({ code: "store_retry", attempt, err: (err as Error).message }, "job write hit a transient store error; retrying"),
+    });
+  }
+
+  async #execute(
+    row: JobRow,
+    token: string,
+    signal: AbortSignal,
+    leaseLost: AbortSignal,
+    preAuth: AuthorizeRow | undefined,
+    freeSlot: () => void,
+  ): Promise<JobOutcomeLabel> {
     const { db, clock } = this.o;
     const end = async (status: "refused" | "failed" | "abandoned" | "canceled", code: string): Promise<JobOutcomeLabel> =>
-      (await endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code })) ? status : "lease_lost";
+      (await this.#store(() => endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code }))) ? status : "lease_lost";
 
     const handler = this.o.registry.get(row.kind);
     if (!handler || handler.pool !== row.pool) return end("failed", "unknown_kind");
@@ -254,19 +280,26 @@ export class JobRunner {
       // 5. Persist: fenced, rechecked, atomic.
       try {
         const persist = out?.persist;
+        const outcome = { policy: OUTCOME_RETRY, signal: leaseLost };
         if (persist) {
-          await inTransaction(db, async (tx) => {
-            if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
-            if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
-            await persist(tx);
-          });
+          // Retried whole: the transaction committed all of it or none (a retry after an unseen
+          // commit finds the token gone and writes nothing).
+          await this.#store(
+            () =>
+              inTransaction(db, async (tx) => {
+                if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
+                if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
+                await persist(tx);
+              }),
+            outcome,
+          );
         } else {
           // Nothing to write but the outcome: the same recheck, then the fenced finish — both
           // shared with the jobs finishing at the same moment (one authorizeMany, then one
           // finishJobs whose every row names its own lease token). A transaction would add only
           // BEGIN/COMMIT: authorize() takes no locks either way.
           const auth = principal && identity ? { principal, sessionId: identity.session_id, ...repoCheck } : undefined;
-          const r = await this.#complete.run({ auth, id: row.id, token, now: clock.now(), result: out?.result ?? null });
+          const r = await this.#store(() => this.#complete.run({ auth, id: row.id, token, now: clock.now(), result: out?.result ?? null }), outcome);
           if (r === "lost") throw new LeaseLost();
           if (r instanceof AppError) throw r;
         }
@@ -281,7 +314,7 @@ export class JobRunner {
 
   async #refuse(row: JobRow, token: string, stage: "before_work" | "before_persist", code: string): Promise<JobOutcomeLabel> {
     this.o.metrics?.refused(row.pool, row.kind, stage, code);
-    const ok = await endJob(this.o.db, { id: row.id, token, now: this.o.clock.now(), status: "refused", errorCode: code });
+    const ok = await this.#store(() => endJob(this.o.db, { id: row.id, token, now: this.o.clock.now(), status: "refused", errorCode: code }));
     return ok ? "refused" : "lease_lost";
   }
 
@@ -289,9 +322,9 @@ export class JobRunner {
     const now = this.o.clock.now();
     if (reason === "lease_lost") return "lease_lost";
     if (reason === "canceled") {
-      return (await endJob(this.o.db, { id: row.id, token, now, status: "canceled", errorCode: "canceled" })) ? "canceled" : "lease_lost";
+      return (await this.#store(() => endJob(this.o.db, { id: row.id, token, now, status: "canceled", errorCode: "canceled" }))) ? "canceled" : "lease_lost";
     }
-    const status = await releaseJob(this.o.db, { id: row.id, token, now });
+    const status = await this.#store(() => releaseJob(this.o.db, { id: row.id, token, now }));
     if (status === "queued") await this.#dispatch({ id: row.id, pool: row.pool, attempts: row.attempts, run_at: now });
     return status === undefined ? "lease_lost" : status === "abandoned" ? "abandoned" : "released";
   }
@@ -300,14 +333,16 @@ export class JobRunner {
     const e = coerceError(err);
     const code = e.code === "internal" ? "handler_failed" : e.code;
     this.o.logger.warn({ code, pool: row.pool, kind: row.kind, attempt: row.attempts, err: (err as Error)?.message }, "job handler failed");
-    const r = await failJob(this.o.db, {
-      id: row.id,
-      token,
-      now: this.o.clock.now(),
-      errorCode: code,
-      retryable: e.status >= 500,
-      ...(this.o.backoffBaseMs !== undefined ? { backoffBaseMs: this.o.backoffBaseMs } : {}),
-    });
+    const r = await this.#store(() =>
+      failJob(this.o.db, {
+        id: row.id,
+        token,
+        now: this.o.clock.now(),
+        errorCode: code,
+        retryable: e.status >= 500,
+        ...(this.o.backoffBaseMs !== undefined ? { backoffBaseMs: this.o.backoffBaseMs } : {}),
+      }),
+    );
     if (!r) return "lease_lost";
     if (r.status === "queued") {
       await this.#dispatch({ id: row.id, pool: row.pool, attempts: row.attempts, run_at: r.runAt });

@@ -1,11 +1,19 @@
 /**
  * BullMQ dispatch (JOB-2): one queue per pool, and the payload is the job
  * row's id and nothing else. The BullMQ job id is `<row id>-<attempts>`, so a
- * re-dispatch of the same queued episode is deduplicated while its message
+ * second dispatch of the same queued episode is deduplicated while its message
  * waits, and a later episode (retry, reclaim) gets a fresh message.
+ *
+ * BullMQ ignores an add whose id it already holds, in ANY state — also a
+ * failed or completed message that will never be delivered again. So the
+ * reconciler's re-dispatch (`redispatch`) asks for each row's message state
+ * first: a waiting, delayed or active message is live and left alone (no
+ * duplicate per pass for a backlog); a failed or completed one is removed and
+ * added again; a missing one is added. A row the rows say is waiting therefore
+ * always ends up with a deliverable message (docs/jobs.md, "No job stranded").
  */
 import { Queue } from "bullmq";
-import type { DispatchItem, Dispatcher } from "./dispatcher";
+import type { DispatchItem, Dispatcher, RedispatchResult } from "./dispatcher";
 
 export interface BullOptions {
   url: string;
@@ -25,6 +33,15 @@ export function bullJobId(item: { id: string; attempts: number }): string {
 
 export function connectionOf(o: BullOptions) {
   return { url: o.url, maxRetriesPerRequest: null as null, enableOfflineQueue: true };
+}
+
+/** Message states that will still be delivered (or are being processed right now). */
+const LIVE_STATES = new Set(["waiting", "delayed", "prioritized", "active", "waiting-children"]);
+
+function byPool(items: readonly DispatchItem[]): Map<string, DispatchItem[]> {
+  const out = new Map<string, DispatchItem[]>();
+  for (const i of items) out.set(i.pool, [...(out.get(i.pool) ?? []), i]);
+  return out;
 }
 
 export class BullMqDispatcher implements Dispatcher {
@@ -50,17 +67,48 @@ export class BullMqDispatcher implements Dispatcher {
   }
 
   async dispatch(items: readonly DispatchItem[], now: Date): Promise<void> {
-    const byPool = new Map<string, DispatchItem[]>();
-    for (const i of items) byPool.set(i.pool, [...(byPool.get(i.pool) ?? []), i]);
-    for (const [pool, list] of byPool) {
-      await this.queue(pool).addBulk(
-        list.map((i) => ({
-          name: "job",
-          data: { id: i.id },
-          opts: { jobId: bullJobId(i), delay: Math.max(0, i.run_at.getTime() - now.getTime()) },
-        })),
+    for (const [pool, list] of byPool(items)) await this.#add(pool, list, now);
+  }
+
+  async redispatch(items: readonly DispatchItem[], now: Date): Promise<RedispatchResult[]> {
+    const result = new Map<DispatchItem, RedispatchResult>();
+    for (const [pool, list] of byPool(items)) {
+      const q = this.queue(pool);
+      const states = await Promise.all(list.map((i) => q.getJobState(bullJobId(i))));
+      const add: DispatchItem[] = [];
+      await Promise.all(
+        list.map(async (item, k) => {
+          const state = states[k]!;
+          if (LIVE_STATES.has(state)) return void result.set(item, "live");
+          if (state === "unknown") {
+            add.push(item);
+            return void result.set(item, "added");
+          }
+          // failed or completed: never delivered again, and its id would swallow the add.
+          try {
+            await q.remove(bullJobId(item));
+          } catch {
+            // Locked: a worker took it meanwhile, so it is live after all.
+            return void result.set(item, "live");
+          }
+          add.push(item);
+          result.set(item, "replaced");
+        }),
       );
+      await this.#add(pool, add, now);
     }
+    return items.map((i) => result.get(i)!);
+  }
+
+  async #add(pool: string, list: readonly DispatchItem[], now: Date): Promise<void> {
+    if (list.length === 0) return;
+    await this.queue(pool).addBulk(
+      list.map((i) => ({
+        name: "job",
+        data: { id: i.id },
+        opts: { jobId: bullJobId(i), delay: Math.max(0, i.run_at.getTime() - now.getTime()) },
+      })),
+    );
   }
 
   async close(): Promise<void> {

@@ -10,9 +10,22 @@ export interface DispatchItem {
   run_at: Date;
 }
 
+/**
+ * What a re-dispatch did for one row: `added` a message where none was, found a
+ * `live` one (waiting, delayed or being processed) and added nothing, or
+ * `replaced` a dead one (failed or completed) with a fresh message.
+ */
+export type RedispatchResult = "added" | "live" | "replaced";
+
 export interface Dispatcher {
   readonly kind: "postgres" | "bullmq";
   /** Call after the rows' insert or update has committed. */
   dispatch(items: readonly DispatchItem[], now: Date): Promise<void>;
+  /**
+   * The reconciler's re-dispatch of rows that the rows say are waiting (JOB-8): every
+   * item ends with a message that will be delivered, whatever the broker kept of an
+   * earlier one — a dispatcher may not answer "I already have that id" for a dead message.
+   */
+  redispatch(items: readonly DispatchItem[], now: Date): Promise<RedispatchResult[]>;
   close(): Promise<void>;
 }

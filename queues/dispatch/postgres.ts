@@ -14,7 +14,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/schema";
 import { JOBS_CHANNEL } from "../sql/enqueueJob";
-import type { DispatchItem, Dispatcher } from "./dispatcher";
+import type { DispatchItem, Dispatcher, RedispatchResult } from "./dispatcher";
 
 interface PoolWake {
   current?: Promise<void>;
@@ -28,6 +28,12 @@ export class PostgresDispatcher implements Dispatcher {
 
   async dispatch(items: readonly DispatchItem[]): Promise<void> {
     await Promise.all([...new Set(items.map((i) => i.pool))].map((pool) => this.#wake(pool)));
+  }
+
+  /** A NOTIFY cannot be deduplicated away: every item is woken for. */
+  async redispatch(items: readonly DispatchItem[]): Promise<RedispatchResult[]> {
+    await this.dispatch(items);
+    return items.map(() => "added");
   }
 
   #wake(pool: string): Promise<void> {

@@ -5,10 +5,21 @@
  * claimable (done, canceled, running elsewhere, not due yet) is a no-op: the
  * rows decide, the messages only hint. A row briefly locked by the reconciler
  * is retried a few times; anything still missed is re-dispatched by it.
+ *
+ * No job is stranded by its message (JOB-8, docs/jobs.md "No job stranded"):
+ * - the processor never fails a message: a claim that hits a transient store
+ *   error is retried (core/retry.ts); one that still fails is logged and the
+ *   message resolved, and the row (still `queued`) is re-dispatched by the
+ *   reconciler after its bound;
+ * - a message whose worker died is "stalled": BullMQ's lock is as long as the
+ *   row's lease, and it returns the message to `wait` however often that
+ *   happens (the row's `max_attempts` bounds the runs, not the message);
+ * - a message BullMQ failed anyway is replaced by the reconciler's redispatch.
  */
 import { Worker } from "bullmq";
 import { connectionOf, DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
 import { Coalescer } from "../../core/coalescer";
+import { retryTransient } from "../../core/retry";
 import type { CheckedClaim } from "../../queues/sql/claimJobs";
 import { PoolSlots, type Slot } from "./slots";
 import { claimFor, type SourceOptions } from "./source";
@@ -16,6 +27,9 @@ import { claimFor, type SourceOptions } from "./source";
 export interface BullSourceOptions extends SourceOptions {
   bull: BullOptions;
 }
+
+/** BullMQ fails a message stalled more often than this; the row, not the message, bounds the runs. */
+const STALLS_BEFORE_FAIL = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,6 +51,10 @@ export class BullSource {
       connection: connectionOf(o.bull),
       prefix: o.bull.prefix ?? DEFAULT_BULL_PREFIX,
       concurrency: o.concurrency,
+      // A dead worker's messages come back as soon as the row's lease would; never to `failed`.
+      lockDuration: Math.min(o.leaseMs, 30_000),
+      stalledInterval: Math.min(o.leaseMs, 30_000),
+      maxStalledCount: STALLS_BEFORE_FAIL,
       removeOnComplete: { count: 0 },
       removeOnFail: { count: 1000 },
     });
@@ -50,6 +68,9 @@ export class BullSource {
     let handed = false;
     try {
       handed = await this.#claimAndRun(id, slot);
+    } catch (err) {
+      // Never fail the message into BullMQ's failed list: the row stays queued and the reconciler re-dispatches it.
+      this.o.logger.warn({ code: "claim_failed", pool: this.o.pool, err: (err as Error).message }, "claim failed; the reconciler will re-dispatch");
     } finally {
       if (!handed) slot.done(); // a run releases its own slot when its outcome is written
     }
@@ -59,7 +80,7 @@ export class BullSource {
   async #claimAndRun(id: string, slot: Slot): Promise<boolean> {
     const o = this.o;
     for (let attempt = 0; attempt < 4; attempt++) {
-      const claimed = await this.#claims.run(id);
+      const claimed = await this.#claims.run(id); // claimFor retries transient errors
       if (claimed) {
         // Resolves when the handler has returned (or the job ended before it ran); the run goes on to persist.
         await new Promise<void>((handlerDone) => {
@@ -77,7 +98,9 @@ export class BullSource {
         return true;
       }
       const now = o.clock.now();
-      const cur = await o.db.selectFrom("jobs").select(["status", "run_at"]).where("id", "=", id).executeTakeFirst();
+      const cur = await retryTransient(() => o.db.selectFrom("jobs").select(["status", "run_at"]).where("id", "=", id).executeTakeFirst(), {
+        onRetry: (err) => o.logger.warn({ code: "claim_retry", pool: o.pool, err: (err as Error).message }, "status read hit a transient store error; retrying"),
+      });
       if (!cur || cur.status !== "queued" || cur.run_at.getTime() > now.getTime()) return false;
       await sleep(20 * (attempt + 1));
     }

@@ -6,6 +6,7 @@
 import type { Clock } from "../../core/clock";
 import type { Logger } from "../../core/log";
 import type { Db } from "../../db/schema";
+import { retryTransient } from "../../core/retry";
 import { claimJobsChecked, type CheckedClaim } from "../../queues/sql/claimJobs";
 import type { JobRunner } from "../runner";
 
@@ -19,7 +20,14 @@ export interface SourceOptions {
   runner: JobRunner;
 }
 
-/** Up to `limit` claimable rows of the pool (only `ids`, when given: the BullMQ path). */
+/**
+ * Up to `limit` claimable rows of the pool (only `ids`, when given: the BullMQ path). A
+ * transient store error is retried (core/retry.ts). A claim that committed but whose answer
+ * was lost is not seen again: those rows wait out their lease and are reclaimed.
+ */
 export function claimFor(o: SourceOptions, limit: number, ids?: readonly string[]): Promise<CheckedClaim[]> {
-  return claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(ids ? { ids } : {}) });
+  return retryTransient(
+    () => claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(ids ? { ids } : {}) }),
+    { onRetry: (err) => o.logger.warn({ code: "claim_retry", pool: o.pool, err: (err as Error).message }, "claim hit a transient store error; retrying") },
+  );
 }
