@@ -17,6 +17,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { AppError } from "../core/errors";
 import { migrations } from "./migrations/index";
+import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import type { Database } from "./schema";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -29,12 +30,11 @@ export interface OpenDatabase {
   close(): Promise<void>;
   /**
    * LISTEN on a channel (the job dispatcher's wake-up): a dedicated connection
-   * on PostgreSQL, the one instance on PGlite. Returns the unlisten function.
+   * on PostgreSQL that reconnects by itself (db/pg-listener.ts) and then calls
+   * `onReconnect`, the one instance on PGlite. Returns the unlisten function.
    */
-  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen?(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
 }
-
-const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const PREPARE_MARK = "/* prepare */";
 /**
@@ -124,7 +124,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       max: opts.poolSize ?? 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    pool.on("connect", prepareMarked);
+    pool.on("connect", (client) => {
+      prepareMarked(client);
+      // A client the server drops while it is checked out (inside a transaction, between two
+      // statements) emits 'error' too; its next statement fails with a transient error, and the
+      // pool discards it on release.
+      client.on("error", () => undefined);
+    });
     // An idle client whose server went away (restart, failover, pg_terminate_backend) is
     // dropped by the pool; without a listener its 'error' event would end the process.
     // The next query opens a new connection, and callers retry transient errors (core/retry.ts).
@@ -138,18 +144,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       throw new AppError("unavailable", { message: `PostgreSQL at ${redactUrl(opts.url)} is not reachable.`, cause: err });
     }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const url = opts.url;
-    const listen = async (channel: string, onPayload: (payload: string) => void) => {
-      if (!CHANNEL_PATTERN.test(channel)) throw new Error("invalid channel name");
-      const client = new pg.Client({ connectionString: url, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) });
-      client.on("error", () => undefined);
-      await client.connect();
-      client.on("notification", (n) => onPayload(n.payload ?? ""));
-      await client.query(`LISTEN ${channel}`);
-      return async () => {
-        await client.end().catch(() => undefined);
-      };
-    };
+    const config: pg.ClientConfig = { connectionString: opts.url, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) };
+    const listen = (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) =>
+      listenResilient({ config, channel, onPayload, ...(onReconnect ? { onReconnect } : {}) });
     return { db, kind: "postgres", location: redactUrl(opts.url), close: () => db.destroy(), listen };
   }
 

@@ -108,7 +108,9 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
       pgSources.set(pool, new PostgresSource({ db, clock, logger, pool, concurrency, leaseMs, pollMs: o.pollMs ?? 1000, runner }).start());
     }
   }
-  const unlisten = pgSources.size > 0 && o.listen ? await o.listen(JOBS_CHANNEL, (pool) => pgSources.get(pool)?.wake()) : undefined;
+  // After the LISTEN connection comes back, every source polls once for what it missed.
+  const wakeAll = () => pgSources.forEach((s) => s.wake());
+  const unlisten = pgSources.size > 0 && o.listen ? await o.listen(JOBS_CHANNEL, (pool) => pgSources.get(pool)?.wake(), wakeAll) : undefined;
 
   const reconcileNow = async () => {
     try {
