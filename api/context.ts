@@ -24,4 +24,6 @@ export interface AppContext {
   jobMetrics?: JobMetrics;
   /** Session cleaners the cleanup pool drives (stores register theirs, RET-1). */
   cleaners?: SessionCleaners;
+  /** Long-lived streams closed when the process shuts down, before the server (MCP transports and their SSE streams register here). */
+  closers?: Array<() => Promise<void>>;
 }

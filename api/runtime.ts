@@ -43,7 +43,7 @@ export async function startPlatform(
   const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
   const clock = opts.clock ?? systemClock;
   const database = await openStores(config, logger);
-  const ctx: AppContext = { db: database.db, clock, config, logger };
+  const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
   ctx.memory = buildMemoryServices(config, database.db, clock, logger);
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();
@@ -60,15 +60,31 @@ export async function startPlatform(
     ctx,
     database,
     async stop() {
-      // Workers first: running jobs are handed back (restartable) or abandoned (fix), fenced by their leases.
-      await workers?.stop();
+      // Graceful shutdown (docs/architecture.md "Shutdown"), bounded by SHUTDOWN_DRAIN_MS:
+      // 1. stop accepting: the listener closes, idle keep-alive connections close, MCP transports
+      //    and their SSE streams close (they would hold the server open for ever);
+      const deadline = Date.now() + config.SHUTDOWN_DRAIN_MS;
+      const server = platform.server;
+      const serverClosed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+      server?.closeIdleConnections();
+      await Promise.all((ctx.closers ?? []).map((close) => close().catch(() => undefined)));
+      // 2. running handlers get the drain to finish; what still runs then is handed back (restartable)
+      //    or abandoned (fix), fenced by its lease;
+      await workers?.stop({ drainMs: config.SHUTDOWN_DRAIN_MS });
+      // 3. requests in flight get what is left of the drain, then their connections are closed.
+      //    A keep-alive connection whose last response ends now is closed as soon as it idles.
+      if (server) {
+        let timer: NodeJS.Timeout | undefined;
+        const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.closeIdleConnections();
+        await Promise.race([serverClosed, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, deadline - Date.now()))))]);
+        clearTimeout(timer);
+        clearInterval(idleSweep);
+        server.closeAllConnections();
+        await serverClosed;
+      }
       // OFF-1: pending offload batches are dropped, never replayed.
       ctx.memory?.close();
-      if (platform.server) {
-        const server = platform.server;
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
-      }
       await queue.dispatcher.close();
       await database.close();
     },

@@ -3,7 +3,7 @@
  * (RUN-4). A bad value stops start-up with a message naming the variable.
  */
 import { z } from "zod";
-import { JOB_LEASE_MS, JOB_RECONCILE_MS, JOB_STALE_MS } from "./limits";
+import { JOB_LEASE_MS, JOB_RECONCILE_MS, JOB_STALE_MS, SHUTDOWN_DRAIN_MS } from "./limits";
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -60,6 +60,8 @@ export const configSchema = z.object({
   JOB_RECONCILE_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(JOB_RECONCILE_MS),
   /** JOB-8: a queued row not dispatched for this long is dispatched again (a dead message is replaced). */
   JOB_STALE_MS: z.coerce.number().int().min(500).max(60 * 60 * 1000).default(JOB_STALE_MS),
+  /** RUN-5: on SIGTERM, how long running handlers and requests in flight may take to finish before rows are handed back and connections closed. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(SHUTDOWN_DRAIN_MS),
   /** JOB-9: when set, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (unset: open, for a scraper on a private network). */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").max(512).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -81,3 +81,5 @@ export const FIX_MAX_PATCH_BYTES = 256 * 1024;
 export const JOB_LEASE_MS = 30_000;
 export const JOB_RECONCILE_MS = 5_000;
 export const JOB_STALE_MS = 30_000;
+/** RUN-5: default of SHUTDOWN_DRAIN_MS (core/config.ts), the bound of a graceful shutdown's drain. */
+export const SHUTDOWN_DRAIN_MS = 10_000;

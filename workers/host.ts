@@ -54,7 +54,8 @@ export interface WorkerHost {
   pools: Pool[];
   reconcileNow(): Promise<void>;
   tickSchedules(): Promise<void>;
-  stop(): Promise<void>;
+  /** Takes no new job; running ones get `drainMs` (default 0) to finish, then hand their rows back (Runner.shutdown). */
+  stop(opts?: { drainMs?: number }): Promise<void>;
 }
 
 export function parsePools(list: readonly string[]): Pool[] {
@@ -138,26 +139,29 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
       logger.warn({ code: "cancel_watch_failed", err: (err as Error).message }, "cancel watch failed");
     }
   };
-  const stops = [
-    every(o.reconcileMs ?? JOB_RECONCILE_MS, reconcileNow),
-    every(o.scheduleMs ?? 5_000, tickSchedules),
-    every(o.cancelPollMs ?? 1_000, cancelWatch),
-    onCancel((id) => runner.abort(id, "canceled")),
-  ];
+  const stops = [every(o.reconcileMs ?? JOB_RECONCILE_MS, reconcileNow), every(o.scheduleMs ?? 5_000, tickSchedules)];
+  // Cancels still reach the jobs that run on through a shutdown's drain.
+  const cancelStops = [every(o.cancelPollMs ?? 1_000, cancelWatch), onCancel((id) => runner.abort(id, "canceled"))];
   void tickSchedules();
   logger.info({ pools, dispatch: o.dispatcher.kind }, "worker pools started");
+  let stopping: Promise<void> | undefined;
 
   return {
     runner,
     pools,
     reconcileNow,
     tickSchedules,
-    async stop() {
-      for (const s of stops) s();
-      const closing = [...bullSources.map((s) => s.stop()), ...[...pgSources.values()].map((s) => s.stop())];
-      await runner.shutdown();
-      await Promise.all(closing);
-      await unlisten?.();
+    stop(opts = {}) {
+      // Once: a second call (a test's cleanup, a second signal) waits for the first.
+      stopping ??= (async () => {
+        for (const s of stops) s();
+        const closing = [...bullSources.map((s) => s.stop()), ...[...pgSources.values()].map((s) => s.stop())];
+        await runner.shutdown(opts.drainMs ?? 0);
+        for (const s of cancelStops) s();
+        await Promise.all(closing);
+        await unlisten?.();
+      })();
+      return stopping;
     },
   };
 }

@@ -139,11 +139,30 @@ export class JobRunner {
     this.#active.get(jobId)?.abort(reason);
   }
 
-  /** Aborts every running job with "shutdown" and waits for them to hand back their rows. */
-  async shutdown(): Promise<void> {
+  /**
+   * Takes no new job; running ones get `drainMs` to finish (and persist), then the rest are
+   * aborted with "shutdown" (a restartable row is handed back at once, a fix job ends
+   * abandoned). Resolves when no job runs here any more.
+   */
+  async shutdown(drainMs = 0): Promise<void> {
     this.#closing = true;
+    const deadline = Date.now() + drainMs;
+    while (this.#active.size > 0 && Date.now() < deadline) await this.#untilIdleOr(deadline - Date.now());
     for (const a of this.#active.values()) a.abort("shutdown");
-    while (this.#active.size > 0) await new Promise<void>((r) => this.#idle.add(r));
+    while (this.#active.size > 0) await this.#untilIdleOr(Infinity);
+  }
+
+  /** Resolves when a job ends here, or after `ms`. */
+  #untilIdleOr(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#idle.delete(done);
+        resolve();
+      };
+      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+      this.#idle.add(done);
+    });
   }
 
   /**

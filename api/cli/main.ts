@@ -49,7 +49,12 @@ async function runServer(opts: { serve: boolean; pools: string[] }): Promise<voi
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal, drainMs: cfg.SHUTDOWN_DRAIN_MS }, "shutting down");
+    // The drain is bounded; a stop that hangs past it anyway (a store that never answers) still ends the process.
+    setTimeout(() => {
+      logger.error({ code: "shutdown_timeout" }, "shutdown did not finish in time; exiting");
+      process.exit(1);
+    }, cfg.SHUTDOWN_DRAIN_MS + 10_000).unref();
     platform
       .stop()
       .then(() => process.exit(0))

@@ -237,5 +237,7 @@ export function mcpHttp(ctx: AppContext): McpHttp {
 
 /** The router to mount on the app (api/app.ts). */
 export function mcpRoutes(ctx: AppContext): Router {
-  return mcpHttp(ctx).router;
+  const mcp = mcpHttp(ctx);
+  ctx.closers?.push(() => mcp.closeAll());
+  return mcp.router;
 }
