@@ -4,15 +4,67 @@
  * No timer: a lone request is sent at once. Every request is answered by a
  * flush that STARTED AFTER it was made, so a check coalesced here reads the
  * database no earlier than an individual check would have.
+ *
+ * Batches isolate failures (issue 11): when a flush of several members throws
+ * an error that is not transient (core/retry.ts isTransientError: a NUL byte,
+ * a bad cast, a constraint — something one member brought), each member is
+ * sent again ALONE through the same flush (a one-item array), one after the
+ * other, so only the bad member fails, with its own error, and the others get
+ * their own answers (in request order; still from flushes started after their
+ * requests). A member that was alone is never sent twice.
+ *
+ * A transient error (the store went away, a deadlock, a serialization
+ * failure) is not split: no member caused it, and N single flushes would only
+ * fail the same way N times against a store that is already struggling — and
+ * a statement whose commit happened but whose answer was lost would be run
+ * again. Every member of that batch gets the error; each caller's own retry
+ * policy (core/retry.ts) decides. Likewise, a transient error met while
+ * sending members alone ends the splitting: that member and those not yet
+ * sent get it.
+ *
+ * The contract for `flush`: a non-transient error means the flush wrote
+ * nothing that a member's second run would repeat (one statement or one
+ * transaction, or writes that are idempotent/fenced). The users, checked:
+ * - queues/submit.ts insertAuthorized: authorizeMany (a read; an expired
+ *   binding's tombstone is idempotent) then ONE multi-row INSERT (atomic);
+ *   nothing after it throws (its dispatch logs its own errors);
+ * - workers/runner.ts #recheck: authorizeMany alone;
+ * - workers/runner.ts #complete: authorizeMany, then ONE finishJobs UPDATE
+ *   fenced by each row's lease token and `status = 'running'` (a second run
+ *   of a finished row updates nothing: "lost", never a double finish);
+ * - workers/sources/bullmq.ts #claims: ONE claim statement (claimJobs; a row
+ *   already running is not claimable again, so a re-claim takes nothing).
+ * A flush that cannot promise this passes `{ isolate: false }`: a failed batch
+ * then rejects every member with the batch's error, as before.
  */
+import { isTransientError } from "./retry";
+
+export interface CoalescerOptions {
+  /** Most members per flush (default 64). */
+  max?: number;
+  /** Send the members of a batch that failed (not transiently) again one by one (default true). */
+  isolate?: boolean;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (o: O) => void;
+  reject: (e: unknown) => void;
+}
+
 export class Coalescer<I, O> {
-  readonly #waiting: Array<{ item: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
+  readonly #waiting: Array<Waiting<I, O>> = [];
+  readonly #max: number;
+  readonly #isolate: boolean;
   #busy = false;
 
   constructor(
     private readonly flush: (items: I[]) => Promise<O[]>,
-    private readonly max = 64,
-  ) {}
+    opts: CoalescerOptions = {},
+  ) {
+    this.#max = opts.max ?? 64;
+    this.#isolate = opts.isolate ?? true;
+  }
 
   run(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -25,16 +77,34 @@ export class Coalescer<I, O> {
     this.#busy = true;
     try {
       while (this.#waiting.length > 0) {
-        const batch = this.#waiting.splice(0, this.max);
+        const batch = this.#waiting.splice(0, this.#max);
         try {
           const out = await this.flush(batch.map((b) => b.item));
           batch.forEach((b, i) => b.resolve(out[i] as O));
         } catch (err) {
-          for (const b of batch) b.reject(err);
+          if (batch.length > 1 && this.#isolate && !isTransientError(err)) await this.#alone(batch);
+          else for (const b of batch) b.reject(err);
         }
       }
     } finally {
       this.#busy = false;
+    }
+  }
+
+  /** Each member of a failed batch through its own flush, in order; a transient error stops the rest. */
+  async #alone(batch: Array<Waiting<I, O>>): Promise<void> {
+    for (let i = 0; i < batch.length; i++) {
+      const b = batch[i]!;
+      try {
+        const [out] = await this.flush([b.item]);
+        b.resolve(out as O);
+      } catch (err) {
+        b.reject(err);
+        if (isTransientError(err)) {
+          for (const rest of batch.slice(i + 1)) rest.reject(err);
+          return;
+        }
+      }
     }
   }
 }

@@ -9,7 +9,10 @@
  * said, from a read sent after it was made), one multi-row INSERT of the
  * authorized ones (atomic: all of the batch's rows or none), then one dispatch.
  * A refused request gets its own error and writes nothing; the others in its
- * batch are not affected. A lone submission is sent at once.
+ * batch are not affected. A batch whose statement fails as a whole with a
+ * non-transient error (a NUL byte one request brought) is sent again request
+ * by request, so only that request fails (the INSERT is one statement: the
+ * failed batch wrote nothing). A lone submission is sent at once.
  *
  * With `tx`, the row is written in the caller's transaction (the same check,
  * alone) and not dispatched here (the caller has not committed yet): the

@@ -12,6 +12,7 @@ import { AppError } from "../../core/errors";
 import { currentExecution, requireIdentity } from "../../core/execution/context";
 import { revokeSession } from "../../core/registry/registry";
 import { signalCancel } from "../../queues/cancel-signals";
+import type { JobRow } from "../../queues/jobs";
 import { cancelJob } from "../../queues/sql/cancelJob";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
@@ -44,7 +45,7 @@ const handlers: JobHandler[] = [
       if (s.started <= failTimes) throw new Error("transient");
       if (s.gate) await s.gate;
       // Nothing to write: the runner's batched path (authorizeMany + fenced finishJobs).
-      if ((job.params as { noPersist?: boolean }).noPersist) return { result: { ok: true } };
+      if ((job.params as { noPersist?: boolean }).noPersist) return { result: { ok: (job.params as { nulResult?: boolean }).nulResult ? "a\u0000b" : true } };
       return {
         result: { ok: true },
         persist: async (tx) => {
@@ -161,6 +162,36 @@ await describeEachDatabase("job runner, PostgreSQL dispatch", (t) => {
     expect(await waitFor(async () => (await jobRow(t().db, other.id)).status === "succeeded")).toBe(true);
     const text = await th.metrics.registry.metrics();
     expect(text).toMatch(/codesynapse_job_recheck_refusals_total\{pool="ai",kind="test.write",stage="before_persist",code="session_revoked"\} [2-9]/);
+  });
+
+  it("a result the store cannot take (a NUL) fails only its own job; the jobs finishing with it succeed at their first attempt", async () => {
+    const db = t().db;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const good: JobRow[] = [];
+    for (let i = 0; i < 3; i++) {
+      const job = await enqueueFor(db, clock, await seedExecution(db, clock), { kind: "test.write", params: { noPersist: true } });
+      track(job.id).gate = gate;
+      good.push(job);
+    }
+    await waitFor(async () => good.every((j) => track(j.id).started > 0));
+    const bad = await enqueueFor(db, clock, await seedExecution(db, clock), { kind: "test.write", params: { noPersist: true, nulResult: true } });
+    track(bad.id).gate = gate;
+    await waitFor(async () => track(bad.id).started > 0);
+    // All four return at once: the first finishes alone, the other three (the bad one last) in one shared finishJobs.
+    open();
+    for (const j of good) {
+      const r = await waitFor(async () => {
+        const x = await jobRow(db, j.id);
+        return x.status === "succeeded" && x;
+      });
+      expect(r).toMatchObject({ attempts: 1, result: { ok: true } });
+    }
+    const r = await waitFor(async () => {
+      const x = await jobRow(db, bad.id);
+      return x.status === "failed" && x;
+    });
+    expect(r).toMatchObject({ error_code: "handler_failed", attempts: 3, result: null });
   });
 
   it("retries (bounded, with backoff) carry the same primary session", async () => {

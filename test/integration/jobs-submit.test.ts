@@ -3,7 +3,9 @@
  * authorizeMany and one multi-row insert, yet each is answered exactly as a
  * lone submission would be — its own refusal code, its own identity on its
  * row, nothing written for a refused one. Inside a caller's transaction the
- * row lives and dies with that transaction. On PGlite and on PostgreSQL.
+ * row lives and dies with that transaction. One request that makes the shared
+ * statement fail (a NUL byte) fails alone: its batch is sent again request by
+ * request (core/coalescer.ts). On PGlite and on PostgreSQL.
  */
 import { sql } from "kysely";
 import { beforeAll, expect, it } from "vitest";
@@ -15,7 +17,7 @@ import { revokeSession } from "../../core/registry/registry";
 import { inTransaction } from "../../db/transaction";
 import { JobRegistry } from "../../queues/registry";
 import { createJobQueue } from "../../queues/service";
-import { submitJob, type JobQueue } from "../../queues/submit";
+import { submitJob, type JobQueue, type SubmitInput } from "../../queues/submit";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
@@ -97,4 +99,45 @@ await describeEachDatabase("job submission", (t) => {
     const rows = await sql<{ id: string; dispatched_at: Date | null }>`select id, dispatched_at from jobs where session_id = ${e.identity.session_id}`.execute(db);
     expect(rows.rows).toEqual([{ id: kept.id, dispatched_at: null }]);
   });
+
+  // Issue 11 (3a): one poisoned submission among many valid ones sent together. The shared
+  // statement fails as a whole; the coalescer then sends each member alone, so only the bad one
+  // fails (with its own store error) and every valid one is written exactly once.
+  for (const poison of ["repo", "params"] as const) {
+    const where = poison === "repo" ? "repository reference" : "params";
+    it(`one submission with a NUL in its ${where} fails alone; the 140 valid ones sent with it are each written once`, async () => {
+      const db = t().db;
+      const es = [await seedExecution(db, clock), await seedExecution(db, clock)];
+      const bad = await seedExecution(db, clock);
+      const badInput: SubmitInput =
+        poison === "repo"
+          ? { kind: "test.submit", params: { n: -1 }, repo: `${bad.account.repoId}\u0000x` }
+          : { kind: "test.submit", params: { n: -1, s: "a\u0000b" }, repo: bad.account.repoId };
+      const valid = Array.from({ length: 140 }, (_, n) => ({ e: es[n % 2]!, n }));
+      const inputs: Array<{ e: Execution; input: SubmitInput }> = valid.map(({ e, n }) => ({
+        e,
+        input: { kind: "test.submit", params: { n }, repo: e.account.repoId },
+      }));
+      inputs.splice(70, 0, { e: bad, input: badInput });
+      // All in the same tick: the first goes out alone, the next 64 together, then the 64 with the bad one among them.
+      const settled = await Promise.allSettled(inputs.map(({ e, input }) => submitJob(queue, e.identity, e.principal, input)));
+
+      const badResult = settled.splice(70, 1)[0]!;
+      expect(badResult.status).toBe("rejected");
+      expect(settled.filter((s) => s.status === "rejected").map((s) => String((s as PromiseRejectedResult).reason))).toEqual([]);
+      settled.forEach((s, i) => {
+        const row = (s as PromiseFulfilledResult<Awaited<ReturnType<typeof submitJob>>>).value;
+        expect(row).toMatchObject({ session_id: valid[i]!.e.identity.session_id, params: { n: valid[i]!.n }, status: "queued" });
+      });
+
+      const rows = await db
+        .selectFrom("jobs")
+        .select(["id", "session_id", "params"])
+        .where("session_id", "in", [...es, bad].map((e) => e.identity.session_id))
+        .execute();
+      expect(rows.filter((r) => r.session_id === bad.identity.session_id)).toEqual([]);
+      expect(rows.map((r) => (r.params as { n: number }).n).sort((a, b) => a - b)).toEqual(valid.map((v) => v.n));
+      expect(new Set(rows.map((r) => r.id))).toEqual(new Set(settled.map((s) => (s as PromiseFulfilledResult<{ id: string }>).value.id)));
+    });
+  }
 });
