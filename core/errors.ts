@@ -52,6 +52,7 @@ export const ERRORS = {
   data_dir_in_use: { status: 500, message: "The embedded database is in use by another process." },
   internal: { status: 500, message: "Internal error." },
   unavailable: { status: 503, message: "A required service is unavailable." },
+  dependency_unavailable: { status: 503, message: "A service this request needs is unavailable; retry shortly." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -76,11 +77,68 @@ export function limitError(limit: string, max: number): AppError {
   return new AppError("limit_exceeded", { message: `Limit reached: ${limit} (max ${max}).`, details: { limit, max } });
 }
 
-/** Turns anything thrown into an AppError without leaking its message. */
+/**
+ * Turns anything thrown into an AppError without leaking its message. A store that is
+ * down or restarting (a transient error, below) is 503 `dependency_unavailable`, not 500:
+ * the request may be retried once the store is back.
+ */
 export function coerceError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isTransientError(err)) return new AppError("dependency_unavailable", { cause: err });
   return new AppError("internal", { cause: err });
 }
+
+// Transient store errors (JOB-3, JOB-8; retried by core/retry.ts): a dropped or refused
+// connection, a server shutting down or starting up, a serialization failure or a deadlock.
+// Anything else (a constraint, a syntax error, bad input) is not transient.
+
+
+/** SQLSTATE classes and codes that a retry can get past. */
+const TRANSIENT_SQLSTATES = new Set([
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
+  "55P03", // lock_not_available
+  "57P01", // admin_shutdown (server restart, pg_terminate_backend)
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up)
+  "53300", // too_many_connections
+]);
+const TRANSIENT_SQLSTATE_CLASSES = ["08"]; // connection exception
+
+/** Node socket errors of a connection that went away or could not be made. */
+const TRANSIENT_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+
+/** The Neo4j driver's codes for a server it cannot reach or lost. */
+const TRANSIENT_DRIVER_CODES = new Set(["ServiceUnavailable", "SessionExpired"]);
+/** gRPC status UNAVAILABLE (Milvus). */
+const GRPC_UNAVAILABLE = 14;
+
+/** Messages the pg driver uses for a connection it lost (it sets no code on these). */
+const TRANSIENT_MESSAGES = [
+  /connection terminated/i,
+  /connection is closed/i,
+  /client has encountered a connection error/i,
+  /cannot use a pool after calling end/i,
+  /timeout exceeded when trying to connect/i,
+  /connection timeout/i,
+  /server closed the connection unexpectedly/i,
+];
+
+export function isTransientError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 4) return false;
+  if (err instanceof AppError) return err.code === "unavailable" || err.code === "dependency_unavailable" || (err.cause !== undefined && isTransientError(err.cause, depth + 1));
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === "string") {
+    if (TRANSIENT_SQLSTATES.has(e.code) || TRANSIENT_ERRNOS.has(e.code) || TRANSIENT_DRIVER_CODES.has(e.code)) return true;
+    if (e.code.startsWith("Neo.TransientError.")) return true;
+    if (/^[0-9A-Z]{5}$/.test(e.code) && TRANSIENT_SQLSTATE_CLASSES.includes(e.code.slice(0, 2))) return true;
+  }
+  if (e.code === GRPC_UNAVAILABLE && typeof (err as { details?: unknown }).details === "string") return true;
+  if (typeof e.message === "string" && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string))) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isTransientError(x, depth + 1))) return true; // AggregateError (dual-stack connect)
+  return e.cause !== undefined && isTransientError(e.cause, depth + 1);
+}
+
 
 export function isAppError(err: unknown, code?: ErrorCode): err is AppError {
   return err instanceof AppError && (code === undefined || err.code === code);

@@ -7,46 +7,9 @@
  * Backoff is "full jitter" (a random delay in [0, min(cap, base·2^n)]), so
  * workers that lost the database together do not come back in lock step.
  */
-import { AppError } from "./errors";
+import { isTransientError } from "./errors";
 
-/** SQLSTATE classes and codes that a retry can get past. */
-const TRANSIENT_SQLSTATES = new Set([
-  "40001", // serialization_failure
-  "40P01", // deadlock_detected
-  "55P03", // lock_not_available
-  "57P01", // admin_shutdown (server restart, pg_terminate_backend)
-  "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now (starting up)
-  "53300", // too_many_connections
-]);
-const TRANSIENT_SQLSTATE_CLASSES = ["08"]; // connection exception
-
-/** Node socket errors of a connection that went away or could not be made. */
-const TRANSIENT_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
-
-/** Messages the pg driver uses for a connection it lost (it sets no code on these). */
-const TRANSIENT_MESSAGES = [
-  /connection terminated/i,
-  /connection is closed/i,
-  /client has encountered a connection error/i,
-  /cannot use a pool after calling end/i,
-  /timeout exceeded when trying to connect/i,
-  /connection timeout/i,
-  /server closed the connection unexpectedly/i,
-];
-
-export function isTransientError(err: unknown, depth = 0): boolean {
-  if (!err || typeof err !== "object" || depth > 4) return false;
-  if (err instanceof AppError) return err.code === "unavailable" || (err.cause !== undefined && isTransientError(err.cause, depth + 1));
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === "string") {
-    if (TRANSIENT_SQLSTATES.has(e.code) || TRANSIENT_ERRNOS.has(e.code)) return true;
-    if (/^[0-9A-Z]{5}$/.test(e.code) && TRANSIENT_SQLSTATE_CLASSES.includes(e.code.slice(0, 2))) return true;
-  }
-  if (typeof e.message === "string" && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string))) return true;
-  if (Array.isArray(e.errors) && e.errors.some((x) => isTransientError(x, depth + 1))) return true; // AggregateError (dual-stack connect)
-  return e.cause !== undefined && isTransientError(e.cause, depth + 1);
-}
+export { isTransientError };
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

@@ -1,8 +1,42 @@
+/**
+ * `/healthz`: the process is up. `/readyz`: every dependency this process uses
+ * answers a round trip within READY_CHECK_MS — the database, Redis (BullMQ
+ * dispatch), the memory store and the vector index when they are servers of
+ * their own. 200 `{ status: "ready", checks }`, or 503 `dependency_unavailable`
+ * with the same `checks` (each "ok" or "unavailable"; names only, never an
+ * address or a driver's message).
+ */
 import { Router } from "express";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { route } from "../http";
 import { AppError } from "../../core/errors";
+
+const READY_CHECK_MS = 2_000;
+
+type Check = () => Promise<unknown>;
+
+function within(ms: number, check: Check): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = check().then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([done, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The dependencies of this process, by name. */
+function checksOf(ctx: AppContext): Record<string, Check> {
+  const checks: Record<string, Check> = { database: () => sql`select 1`.execute(ctx.db) };
+  const dispatcher = ctx.jobs?.dispatcher;
+  if (dispatcher?.ping) checks.redis = () => dispatcher.ping!();
+  const store = ctx.memory?.store;
+  if (store?.ping) checks[`memory_store_${store.kind}`] = () => store.ping!();
+  const vectors = ctx.memory?.vectors;
+  if (vectors?.ping && vectors !== (store as unknown)) checks[`vector_index_${vectors.kind}`] = () => vectors.ping!();
+  return checks;
+}
 
 export function healthRoutes(ctx: AppContext): Router {
   const r = Router();
@@ -12,12 +46,11 @@ export function healthRoutes(ctx: AppContext): Router {
   r.get(
     "/readyz",
     route(async (_req, res) => {
-      try {
-        await sql`select 1`.execute(ctx.db);
-      } catch (err) {
-        throw new AppError("unavailable", { message: "The database is not reachable.", cause: err });
-      }
-      res.json({ status: "ready" });
+      const entries = Object.entries(checksOf(ctx));
+      const results = await Promise.all(entries.map(([, check]) => within(READY_CHECK_MS, check)));
+      const checks = Object.fromEntries(entries.map(([name], i) => [name, results[i] ? "ok" : "unavailable"]));
+      if (results.some((ok) => !ok)) throw new AppError("dependency_unavailable", { message: "A dependency of this server is not reachable.", details: { checks } });
+      res.json({ status: "ready", checks });
     }),
   );
   return r;

@@ -25,6 +25,8 @@ import type { CommitInput, CommitResult, PurgeResult, ScopeOwner, ScopeSnapshot 
 export interface SessionMemoryStore {
   /** "memory", "postgres", "neo4j", "hugegraph". */
   readonly kind: string;
+  /** A cheap round trip to the server behind the store (/readyz); absent when it lives in the relational store. */
+  ping?(): Promise<void>;
 
   /**
    * The authoritative snapshot of one namespace, filtered by tenant, session

@@ -35,6 +35,8 @@ export interface VectorHit {
 
 export interface SessionVectorIndex {
   readonly kind: string;
+  /** A cheap round trip to the server behind the index (/readyz); absent when it lives in the relational store. */
+  ping?(): Promise<void>;
   upsert(records: VectorRecord[]): Promise<void>;
   search(key: ScopeKey, vector: number[], opts: { model: string; limit: number; now: number }): Promise<VectorHit[]>;
   /** Removes every vector of one namespace (after a clear). */

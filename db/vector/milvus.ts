@@ -106,6 +106,11 @@ export class MilvusVectorIndex implements SessionVectorIndex {
 
   constructor(private readonly opts: MilvusOptions) {}
 
+  async ping(): Promise<void> {
+    const h = await this.client.checkHealth();
+    if (!h.isHealthy) throw new AppError("unavailable", { message: "The vector index is not healthy." });
+  }
+
   /**
    * The SDK connects in its constructor and keeps the rejected connect promise
    * for good if the server was down; so the client is created lazily, a failed

@@ -49,6 +49,11 @@ export class BullMqDispatcher implements Dispatcher {
   readonly #queues = new Map<string, Queue>();
   constructor(readonly options: BullOptions) {}
 
+  /** One read of a queue's counts: a round trip to Redis (it waits while Redis is down; /readyz bounds it). */
+  async ping(): Promise<void> {
+    await this.queue("ingest").getWaitingCount();
+  }
+
   queue(pool: string): Queue {
     let q = this.#queues.get(pool);
     if (!q) {

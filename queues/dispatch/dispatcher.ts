@@ -27,5 +27,7 @@ export interface Dispatcher {
    * earlier one — a dispatcher may not answer "I already have that id" for a dead message.
    */
   redispatch(items: readonly DispatchItem[], now: Date): Promise<RedispatchResult[]>;
+  /** A cheap round trip to the broker (/readyz); absent when the rows are the broker. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }

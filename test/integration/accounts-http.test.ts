@@ -101,7 +101,7 @@ await describeEachDatabase("accounts over HTTP", (t) => {
 
   it("health and readiness answer", async () => {
     expect((await call(srv.url, "GET", "/healthz")).body).toEqual({ status: "ok" });
-    expect((await call(srv.url, "GET", "/readyz")).body).toEqual({ status: "ready" });
+    expect((await call(srv.url, "GET", "/readyz")).body).toEqual({ status: "ready", checks: { database: "ok" } });
     expect((await call(srv.url, "GET", "/nope")).status).toBe(404);
   });
 });

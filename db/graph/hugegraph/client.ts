@@ -89,6 +89,11 @@ export class HugeGraphClient {
     return JSON.parse(data[0]) as T;
   }
 
+  /** The graph's own description: one round trip that needs the server and the graph. */
+  async ping(): Promise<void> {
+    await this.rest("GET", "");
+  }
+
   /** Graph-scoped REST call: `{url}/graphs/{graph}{path}`. */
   async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}/graphs/${encodeURIComponent(this.graph)}${path}`, {

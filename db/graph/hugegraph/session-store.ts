@@ -116,6 +116,10 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
   }
 
   /** Creates property keys, labels and indexes (idempotent). */
+  ping(): Promise<void> {
+    return this.client.ping();
+  }
+
   ensureSchema(): Promise<void> {
     return ensureSchema(this.client, SESSION_SCHEMA);
   }

@@ -63,6 +63,10 @@ export abstract class Neo4jStore {
     this.schema = opts.schema;
   }
 
+  async ping(): Promise<void> {
+    await this.driver.verifyConnectivity(this.database ? { database: this.database } : {});
+  }
+
   protected async run<T>(mode: "READ" | "WRITE", fn: (tx: Tx) => Promise<T>): Promise<T> {
     await this.schema?.();
     const session = this.driver.session({ defaultAccessMode: mode, ...(this.database ? { database: this.database } : {}) });
