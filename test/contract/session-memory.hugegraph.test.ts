@@ -36,6 +36,12 @@ describeWithService(hugegraph, "SessionMemoryStore contract [hugegraph]", () => 
   }, 120_000);
   sessionMemoryContract(() => harness!);
 
+  it("answers /readyz's round trip, and refuses it when the server is not there", async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+    const gone = new HugeGraphSessionStore(new HugeGraphClient({ url: "http://127.0.0.1:9", graph: "hugegraph", timeoutMs: 2_000 }));
+    await expect(gone.ping()).rejects.toThrow();
+  });
+
   // What only this adapter has: the quota counters on the tenant vertex must equal a recount of the roots
   // (all roots; facts of roots not cleared whose session is not revoked) after every kind of write.
   it("tenant quota counters stay equal to a recount through commits, clears, revocation, expiry and purges", async () => {

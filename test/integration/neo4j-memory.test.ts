@@ -184,6 +184,9 @@ describeWithService(neo4j, "Neo4j session memory on a real server", () => {
     const services = buildMemoryServices(config, undefined as never, new ManualClock(now), createLogger({ level: "silent" }));
     try {
       expect([services.store.kind, services.vectors.kind]).toEqual(["neo4j", milvus.available ? "milvus" : "neo4j"]);
+      // /readyz's round trips to both servers.
+      await expect(services.store.ping!()).resolves.toBeUndefined();
+      await expect(services.vectors.ping!()).resolves.toBeUndefined();
       const o = owner();
       const scope = { identity: identityOf(o), ns: o.ns, expiresAt: exp };
       await services.sessions.upsert(scope, { triples: [{ subject: "AuthService", predicate: "issues", object: "SessionToken" }] });
