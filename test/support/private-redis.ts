@@ -8,6 +8,8 @@ import { tcpReachable } from "./services";
 
 export interface PrivateRedis {
   url: string;
+  /** Stops the server (SIGTERM; it keeps nothing: no RDB, no AOF) and starts a new one on the same port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -17,7 +19,7 @@ export function redisServerBinary(): string | undefined {
   return r.status === 0 && p ? p : undefined;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.listen(0, "127.0.0.1", () => {
@@ -31,21 +33,28 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const bin = redisServerBinary();
   if (!bin) throw new Error("redis-server is not installed");
   const port = await freePort();
-  const child: ChildProcess = spawn(bin, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--protected-mode", "yes"], {
-    stdio: "ignore",
-  });
-  const deadline = Date.now() + 10_000;
-  while (!(await tcpReachable("127.0.0.1", port, 300))) {
-    if (Date.now() > deadline) throw new Error("private redis-server did not start");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(bin, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: "ignore" });
+    const deadline = Date.now() + 10_000;
+    while (!(await tcpReachable("127.0.0.1", port, 300))) {
+      if (Date.now() > deadline) throw new Error("private redis-server did not start");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return child;
+  };
+  const kill = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  let child = await launch();
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    restart: async () => {
+      await kill(child);
+      child = await launch();
+    },
+    stop: () => kill(child),
   };
 }
