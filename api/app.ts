@@ -1,13 +1,14 @@
 /**
  * The express app factory. No listen here: the runtime or a test listens.
  * Bodies are JSON, at most BODY_LIMIT, validated with zod in each route
- * (one exception: a snapshot upload's raw archive, routes/uploads.ts).
+ * (one exception: a snapshot upload's raw archive, routes/uploads.ts), after
+ * the boundary scan (core/boundary.ts); path segments pass it before routing.
  */
 import express, { type Express } from "express";
 import { AppError } from "../core/errors";
 import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
-import { errorMiddleware } from "./http";
+import { errorMiddleware, pathGuard } from "./http";
 import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
@@ -25,6 +26,8 @@ export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // HTTP-6: every path parameter of every route passes the boundary rule (core/boundary.ts) before routing.
+  app.use(pathGuard());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: ["application/json", "application/*+json"] }));
   app.use(healthRoutes(ctx));
   app.use(authRoutes(ctx));

@@ -4,7 +4,9 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
+import { findUnsafeValue, isSafeId } from "../core/boundary";
 import { AppError, coerceError } from "../core/errors";
+import { MAX_ID_CHARS } from "../core/limits";
 import type { Actor, Credentials } from "../core/auth/authenticate";
 import type { Logger } from "../core/log";
 
@@ -23,8 +25,18 @@ export function actorOf(req: Request): Actor {
   return req.actor;
 }
 
-/** Validates a body (or query) with a zod schema; the error lists field paths, never values. */
+/** The boundary rule's refusal (core/boundary.ts) for a JSON value, or nothing. */
+export function checkBoundary(value: unknown): void {
+  const bad = findUnsafeValue(value);
+  if (bad) throw new AppError("validation_failed", { message: `The request is not valid: ${bad.path}.`, details: { problems: [bad] } });
+}
+
+/**
+ * Validates a body (or query) with a zod schema, after the boundary scan of every string in it;
+ * the error lists field paths, never values.
+ */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  checkBoundary(value);
   const r = schema.safeParse(value ?? {});
   if (!r.success) {
     const fields = [...new Set(r.error.issues.map((i) => i.path.join(".") || "(body)"))].slice(0, 20);
@@ -59,7 +71,35 @@ export function credentialsOf(req: Request): Credentials {
   }
   const cookie = readCookie(req, SESSION_COOKIE);
   const org = req.headers[ORG_HEADER];
+  if (typeof org === "string" && org.length > 0 && (org.length > MAX_ID_CHARS || !isSafeId(org))) {
+    throw new AppError("validation_failed", { message: "The X-CodeSynapse-Org header is not valid." });
+  }
   return { cookieToken: cookie, orgHeader: typeof org === "string" && org.length > 0 ? org : undefined };
+}
+
+/**
+ * The boundary rule for every path parameter of every route, before routing (api/app.ts): each
+ * segment of the path must decode (percent-encoding, UTF-8) to a safe ID of at most MAX_ID_CHARS.
+ * A refusal is 400 `validation_failed` and never quotes the path.
+ */
+export function pathGuard(): RequestHandler {
+  return (req, _res, next) => {
+    for (const raw of req.path.split("/")) {
+      if (raw.length === 0) continue;
+      let seg: string;
+      try {
+        seg = decodeURIComponent(raw);
+      } catch {
+        next(new AppError("validation_failed", { message: "The request path is not valid." }));
+        return;
+      }
+      if (seg.length > MAX_ID_CHARS || !isSafeId(seg)) {
+        next(new AppError("validation_failed", { message: "The request path is not valid." }));
+        return;
+      }
+    }
+    next();
+  };
 }
 
 /** Wraps an async handler so its rejection reaches the error middleware. */
@@ -83,6 +123,10 @@ export function errorMiddleware(logger: Logger) {
     if (type === "entity.too.large") appErr = new AppError("payload_too_large");
     else if (type === "entity.parse.failed" || type === "encoding.unsupported" || type === "charset.unsupported") {
       appErr = new AppError("validation_failed", { message: "The request body is not valid JSON." });
+    } else if (!(err instanceof AppError) && isClientError(err)) {
+      // Anything else the framework refused with a 4xx (a path that does not decode, an aborted body):
+      // its message can quote the request, so only the stable code and fixed text go out.
+      appErr = new AppError("validation_failed");
     } else appErr = coerceError(err);
     if (appErr.status >= 500) {
       logger.error({ code: appErr.code, route: routeTemplate(req), cause: safeCause(appErr.cause ?? appErr) }, "request failed");
@@ -90,6 +134,12 @@ export function errorMiddleware(logger: Logger) {
     if (res.headersSent) return;
     res.status(appErr.status).json(errorBody(appErr));
   };
+}
+
+function isClientError(err: unknown): boolean {
+  const e = err as { status?: unknown; statusCode?: unknown } | null;
+  const status = typeof e?.status === "number" ? e.status : e?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500;
 }
 
 /** The matched route template (never the raw URL, which may carry an ID). */

@@ -11,6 +11,8 @@ import { sql } from "kysely";
 import { AppError } from "./errors";
 import { assertAccountActive, type BindingState } from "./auth/authenticate";
 import { makeIdentity, isValidId, type Identity } from "./execution/identity";
+import { isSafeId } from "./boundary";
+import { MAX_ID_CHARS } from "./limits";
 import { tombstoneExpired, type Principal } from "./registry/registry";
 import type { Clock } from "./clock";
 import { PREPARE } from "../db/database";
@@ -259,8 +261,9 @@ export async function authorizeRepo(
   return checkRepo(await repoLookup(db, who, ref).executeTakeFirst(), level);
 }
 
+/** The boundary rule (core/boundary.ts) again, for callers that reach here without a schema. */
 function validRepoRef(ref: unknown): ref is string {
-  return typeof ref === "string" && ref.length >= 1 && ref.length <= 128;
+  return typeof ref === "string" && ref.length >= 1 && ref.length <= MAX_ID_CHARS && isSafeId(ref);
 }
 
 /** The repository named by id or name within the organisation (the id wins), with this user's grant. */

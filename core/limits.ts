@@ -6,6 +6,13 @@
 /** HTTP-6: request bodies larger than this are refused with 413 before any work. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * HTTP-6 (core/boundary.ts): IDs, names and refs — sessions, repositories, jobs, uploads, facts — and every
+ * segment of a request path; and how deep a JSON body or tool arguments may nest.
+ */
+export const MAX_ID_CHARS = 128;
+export const MAX_JSON_DEPTH = 32;
+
 /** REG-4: a binding lives exactly this long after registration; nothing extends it. */
 export const BINDING_TTL_MS = 7 * 24 * 3600 * 1000;
 /** REG-6: per organisation. */

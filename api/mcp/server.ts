@@ -12,7 +12,10 @@
  *      AbortSignal (canceled by the client or by the transport closing);
  *   3. a repository tool resolves `repo` with `authorizeRepo` at the level it
  *      needs (MCP-1a) before any store is touched;
- *   4. results are JSON (text + structuredContent); failures are tool errors
+ *   4. the arguments, already checked against the tool's strict schema, are
+ *      scanned whole with the boundary rule (core/boundary.ts) — the REST
+ *      bodies' scan;
+ *   5. results are JSON (text + structuredContent); failures are tool errors
  *      carrying the platform's stable `code` and fixed message — never a
  *      rejected ID or user text.
  * Tool bodies call the same core/ functions as the REST routes.
@@ -24,6 +27,7 @@ import { z } from "zod";
 import type { Actor } from "../../core/auth/authenticate";
 import { authorizeRepo, type RepoAccess } from "../../core/authorize";
 import { coerceError } from "../../core/errors";
+import { checkBoundary } from "../http";
 import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
@@ -107,6 +111,8 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
       // The SDK validated args against inputSchema before this runs.
       (async (args: unknown, extra: ToolExtra): Promise<CallToolResult> => {
         try {
+          // HTTP-6: every string of the arguments passes the boundary rule (core/boundary.ts), as REST bodies do.
+          checkBoundary(args);
           const caller = deps.callerFor(extra);
           const context = new ExecutionContext({ identity: caller.identity, signal: extra.signal });
           const run: ToolRun = {

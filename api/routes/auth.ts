@@ -2,12 +2,13 @@
 import { Router, type Response } from "express";
 import { z } from "zod";
 import { login, logout } from "../../core/accounts/login-sessions";
+import { idString, textString } from "../../core/boundary";
 import type { AppContext } from "../context";
 import { parseWith, readCookie, route, SESSION_COOKIE } from "../http";
 
 const LoginBody = z.strictObject({
-  email: z.string().min(3).max(320),
-  password: z.string().min(1).max(1024),
+  email: idString(320).min(3),
+  password: textString(1024).min(1),
 });
 
 function clearCookie(ctx: AppContext, res: Response): void {

@@ -8,6 +8,7 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
 import { authorize, authorizeRepo } from "../../core/authorize";
+import { idString, textString } from "../../core/boundary";
 import { AppError } from "../../core/errors";
 import {
   MAX_ENTITY_NAME_CHARS,
@@ -27,7 +28,7 @@ import type { AppContext } from "../context";
 import { executionOf, principalOf, requireExecution } from "../execution";
 import { parseWith, route } from "../http";
 
-const name = z.string().min(1).max(MAX_ENTITY_NAME_CHARS);
+const name = idString(MAX_ENTITY_NAME_CHARS);
 const type = z.string().regex(/^[A-Za-z0-9_.:-]{0,64}$/);
 export const tripleSchema = z.strictObject({
   subject: name,
@@ -38,24 +39,24 @@ export const tripleSchema = z.strictObject({
 });
 export const upsertSchema = z.strictObject({
   triples: z.array(tripleSchema).min(1).max(MAX_TRIPLES_PER_UPSERT),
-  source: z.string().max(MAX_SOURCE_CHARS).optional(),
+  source: textString(MAX_SOURCE_CHARS).optional(),
 });
 export const recallSchema = z.strictObject({
-  query: z.string().min(1).max(MAX_RECALL_QUERY_CHARS),
+  query: textString(MAX_RECALL_QUERY_CHARS).min(1),
   limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional(),
 });
 const readQuery = z.strictObject({
-  q: z.string().max(256).optional(),
+  q: textString(MAX_ENTITY_NAME_CHARS).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_MEMORY_READ_LIMIT).optional(),
 });
 const offloadSchema = z.strictObject({
   turns: z
-    .array(z.strictObject({ role: z.enum(["user", "assistant", "tool"]), content: z.string().max(MAX_OFFLOAD_TURN_CHARS) }))
+    .array(z.strictObject({ role: z.enum(["user", "assistant", "tool"]), content: textString(MAX_OFFLOAD_TURN_CHARS) }))
     .min(1)
     .max(MAX_OFFLOAD_TURNS),
 });
 const promoteSchema = z.strictObject({
-  fact_ids: z.array(z.string().max(64)).min(1).max(MAX_PROMOTE_FACT_IDS),
+  fact_ids: z.array(idString()).min(1).max(MAX_PROMOTE_FACT_IDS),
 });
 
 export function memoryOf(ctx: AppContext): MemoryServices {

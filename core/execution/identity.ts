@@ -5,8 +5,10 @@
  * browser, from the dashboard binding derived from its sign-in).
  */
 import { AppError } from "../errors";
+import { MAX_ID_CHARS } from "../limits";
 
-export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Execution IDs: a subset of the boundary rule's IDs (core/boundary.ts), with its bound. */
+export const ID_PATTERN = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_ID_CHARS}}$`);
 
 export interface Identity {
   readonly tenant_id: string;

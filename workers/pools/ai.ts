@@ -6,6 +6,7 @@
  * work), and stores the answer as the job's result.
  */
 import { z } from "zod";
+import { textString } from "../../core/boundary";
 import { requireIdentity } from "../../core/execution/context";
 import { AI_MAX_CONTEXT_FACTS, AI_MAX_QUESTION_CHARS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
@@ -18,7 +19,7 @@ export const AI_KIND = "ai.task";
 export const aiParams = z
   .strictObject({
     task: z.enum(["question", "summary"]),
-    question: z.string().trim().min(1).max(AI_MAX_QUESTION_CHARS).optional(),
+    question: textString(AI_MAX_QUESTION_CHARS).trim().min(1).optional(),
   })
   .refine((p) => p.task !== "question" || p.question !== undefined, { message: "a question task needs question", path: ["question"] });
 

@@ -14,6 +14,7 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { idString, textString } from "../../core/boundary";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import { requireIdentity } from "../../core/execution/context";
@@ -29,11 +30,11 @@ import { retrieveContext } from "./retrieve";
 
 export const FIX_KIND = "fix.propose";
 
-const relPath = z.string().min(1).max(1024).refine((p) => !path.isAbsolute(p) && !p.split(/[\\/]/).includes(".."), { message: "a relative path inside the snapshot" });
+const relPath = idString(1024).refine((p) => !path.isAbsolute(p) && !p.split(/[\\/]/).includes(".."), { message: "a relative path inside the snapshot" });
 
 export const fixParams = z.strictObject({
-  problem: z.string().trim().min(1).max(FIX_MAX_PROBLEM_CHARS),
-  path: z.string().min(1).max(4096).optional(),
+  problem: textString(FIX_MAX_PROBLEM_CHARS).trim().min(1),
+  path: idString(4096).optional(),
   files: z.array(relPath).min(1).max(FIX_MAX_FILES).optional(),
 });
 

@@ -18,6 +18,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { idString } from "../../core/boundary";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import { requireIdentity } from "../../core/execution/context";
@@ -41,10 +42,10 @@ export const INGEST_KIND = "ingest.snapshot";
 
 export const ingestParams = z
   .strictObject({
-    path: z.string().min(1).max(4096).optional(),
-    git_url: z.string().min(1).max(2048).optional(),
+    path: idString(4096).optional(),
+    git_url: idString(2048).optional(),
     ref: z.string().regex(/^\w[\w./-]{0,199}$/).optional(),
-    upload_id: z.string().min(1).max(64).optional(),
+    upload_id: idString().optional(),
   })
   .refine((p) => [p.path, p.git_url, p.upload_id].filter((x) => x !== undefined).length === 1, { message: "exactly one of path, git_url or upload_id" })
   .refine((p) => p.ref === undefined || p.git_url !== undefined, { message: "ref needs git_url", path: ["ref"] });

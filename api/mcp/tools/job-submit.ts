@@ -4,13 +4,14 @@
  * `submitRepoJob` (permission, source rules, submitJob). Poll with `get_job`.
  */
 import { z } from "zod";
+import { idString, textString } from "../../../core/boundary";
 import { AI_MAX_QUESTION_CHARS } from "../../../core/limits";
 import { submitRepoJob } from "../../routes/job-submit";
 import { AI_KIND } from "../../../workers/pools/ai";
 import { INGEST_KIND } from "../../../workers/pools/ingest";
 import type { DefineTool } from "../server";
 
-const repo = z.string().min(1).max(200).describe("The repository: its id, or its name within your organisation.");
+const repo = idString().describe("The repository: its id, or its name within your organisation.");
 
 export function registerJobSubmitTools(define: DefineTool): void {
   define(
@@ -24,10 +25,10 @@ export function registerJobSubmitTools(define: DefineTool): void {
         "Needs repository write permission. Returns {job_id}; poll with get_job.",
       inputSchema: {
         repo,
-        path: z.string().min(1).max(4096).optional(),
-        git_url: z.string().min(1).max(2048).optional(),
-        ref: z.string().min(1).max(200).optional(),
-        upload_id: z.string().min(1).max(64).optional(),
+        path: idString(4096).optional(),
+        git_url: idString(2048).optional(),
+        ref: idString(200).optional(),
+        upload_id: idString().optional(),
       },
     },
     async ({ repo: ref, ...params }, run) => submitRepoJob(run.ctx, run.identity, run.caller.actor, INGEST_KIND, ref, params),
@@ -42,7 +43,7 @@ export function registerJobSubmitTools(define: DefineTool): void {
       inputSchema: {
         repo,
         task: z.enum(["question", "summary"]),
-        question: z.string().min(1).max(AI_MAX_QUESTION_CHARS).optional(),
+        question: textString(AI_MAX_QUESTION_CHARS).min(1).optional(),
       },
     },
     async ({ repo: ref, ...params }, run) => submitRepoJob(run.ctx, run.identity, run.caller.actor, AI_KIND, ref, params),

@@ -9,7 +9,7 @@
  * (queues/submit.ts) with `run.identity` and `principalOf(run.caller.actor)`;
  * they are registered beside their job kinds, once those kinds have handlers.
  */
-import { z } from "zod";
+import { idString } from "../../../core/boundary";
 import { AppError } from "../../../core/errors";
 import { getJob } from "../../../queues/sql/getJob";
 import { jobView } from "../../routes/jobs";
@@ -24,7 +24,7 @@ export function registerJobTools(define: DefineTool): void {
         "Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), " +
         "repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, created_at, run_at, started_at, finished_at}. " +
         "Jobs of other threads or users are not visible (job_not_found).",
-      inputSchema: { job_id: z.string().min(1).max(64).describe('The job id returned at submission ("job_…").') },
+      inputSchema: { job_id: idString().describe('The job id returned at submission ("job_…").') },
       readOnly: true,
     },
     async (args, run) => {

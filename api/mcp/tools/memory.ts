@@ -20,7 +20,9 @@
  */
 import { z } from "zod";
 import { authorize } from "../../../core/authorize";
+import { idString, textString } from "../../../core/boundary";
 import {
+  MAX_ENTITY_NAME_CHARS,
   MAX_MEMORY_READ_LIMIT,
   MAX_OFFLOAD_TURNS,
   MAX_OFFLOAD_TURN_CHARS,
@@ -36,7 +38,7 @@ import { principalOf } from "../../execution";
 import { memoryOf, tripleSchema } from "../../routes/session-memory";
 import type { DefineTool, ToolRun } from "../server";
 
-const repo = z.string().min(1).max(128).describe("The repository: its id, or its name within your organisation.");
+const repo = idString().describe("The repository: its id, or its name within your organisation.");
 const triples = z
   .array(tripleSchema)
   .min(1)
@@ -45,8 +47,8 @@ const triples = z
     'Triples like {"subject": "AuthService", "predicate": "depends_on", "object": "TokenStore", "subject_type": "class", "object_type": "class"}. ' +
       "Predicates match ^[a-z][a-z0-9_]{0,63}$; names are 1-256 characters; types are optional.",
   );
-const source = z.string().max(MAX_SOURCE_CHARS).optional().describe("Where the facts come from (a file, a turn); stored redacted.");
-const query = z.string().min(1).max(MAX_RECALL_QUERY_CHARS).describe("What to look for, in plain words.");
+const source = textString(MAX_SOURCE_CHARS).optional().describe("Where the facts come from (a file, a turn); stored redacted.");
+const query = textString(MAX_RECALL_QUERY_CHARS).min(1).describe("What to look for, in plain words.");
 const recallLimit = z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe(`At most this many results (1-${MAX_RECALL_LIMIT}, default 10).`);
 
 /** The caller's session-memory scope in `ref`, after the repository permission check (as memoryScope() does for REST). */
@@ -92,7 +94,7 @@ export function registerMemoryTools(define: DefineTool): void {
       inputSchema: {
         repo,
         turns: z
-          .array(z.strictObject({ role: z.enum(["user", "assistant", "tool"]), content: z.string().max(MAX_OFFLOAD_TURN_CHARS) }))
+          .array(z.strictObject({ role: z.enum(["user", "assistant", "tool"]), content: textString(MAX_OFFLOAD_TURN_CHARS) }))
           .min(1)
           .max(MAX_OFFLOAD_TURNS)
           .describe('Turns like {"role": "user", "content": "..."}.'),
@@ -136,7 +138,7 @@ export function registerMemoryTools(define: DefineTool): void {
         "case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject, predicate, object}], revision}.",
       inputSchema: {
         repo,
-        q: z.string().max(256).optional().describe("Only entities and facts whose names, types or predicate contain this text."),
+        q: textString(MAX_ENTITY_NAME_CHARS).optional().describe("Only entities and facts whose names, types or predicate contain this text."),
         limit: z.number().int().min(1).max(MAX_MEMORY_READ_LIMIT).optional().describe(`At most this many entities and facts (default 100).`),
       },
       readOnly: true,
@@ -155,7 +157,7 @@ export function registerMemoryTools(define: DefineTool): void {
         `Copies 1-${MAX_PROMOTE_FACT_IDS} of THIS thread's session facts (by fact_id) into the durable repository memory, ` +
         "recording this thread as their origin. Needs write permission on the repository. The session facts stay. " +
         "All or nothing: an ID that is not a fact of this thread's memory refuses the call. Answers {promoted: [repository fact ids]}.",
-      inputSchema: { repo, fact_ids: z.array(z.string().max(64)).min(1).max(MAX_PROMOTE_FACT_IDS).describe("fact_id values from this thread's session memory.") },
+      inputSchema: { repo, fact_ids: z.array(idString()).min(1).max(MAX_PROMOTE_FACT_IDS).describe("fact_id values from this thread's session memory.") },
     },
     async (args, run) => {
       const m = memoryOf(run.ctx);
@@ -186,7 +188,7 @@ export function registerMemoryTools(define: DefineTool): void {
       description:
         "Finds nodes of the repository's durable graph (code symbols, files and memory entities) whose name contains every word " +
         "of the query, case-insensitive. Answers {nodes: [{id, label, name, type, origin_session_id}]}; use a node id with query_subgraph.",
-      inputSchema: { repo, query: z.string().min(1).max(256).describe("Words the node name must contain."), limit: z.number().int().min(1).max(200).optional().describe("At most this many nodes (default 20).") },
+      inputSchema: { repo, query: textString(MAX_ENTITY_NAME_CHARS).min(1).describe("Words the node name must contain."), limit: z.number().int().min(1).max(200).optional().describe("At most this many nodes (default 20).") },
       readOnly: true,
     },
     async (args, run) => {
@@ -204,7 +206,7 @@ export function registerMemoryTools(define: DefineTool): void {
         "at most `limit` edges (default 100). Answers {nodes: [...], edges: [{id, label, src, predicate, dst, origin_session_id}]}.",
       inputSchema: {
         repo,
-        node_id: z.string().min(1).max(256).describe("A node id from search_graph_nodes or a fact's subject/object id."),
+        node_id: idString(MAX_ENTITY_NAME_CHARS).describe("A node id from search_graph_nodes or a fact's subject/object id."),
         depth: z.number().int().min(1).max(3).optional(),
         limit: z.number().int().min(1).max(500).optional(),
       },
