@@ -101,6 +101,7 @@ export async function startPlatform(
       leaseMs: config.JOB_LEASE_MS,
       reconcileMs: config.JOB_RECONCILE_MS,
       staleMs: config.JOB_STALE_MS,
+      ...(ctx.memory ? { stores: { repository: ctx.memory.repository.store } } : {}),
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),
     });

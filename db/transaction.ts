@@ -19,6 +19,8 @@ export async function inTransaction<DB, T>(
   fn: (tx: Transaction<DB>) => Promise<T>,
   opts: { isolation?: "read committed" | "repeatable read" | "serializable" } = {},
 ): Promise<T> {
+  // Already inside one (a store bound to a job's fenced persist): its statements join it.
+  if (db.isTransaction) return fn(db as Transaction<DB>);
   for (let attempt = 1; ; attempt++) {
     try {
       let builder = db.transaction();

@@ -3,15 +3,20 @@
  * level, params schema — see queues/jobs.ts) plus `run`.
  *
  * `run` executes under the job's own ExecutionContext (identity frozen,
- * AbortSignal tied to lease loss, cancel and shutdown). It must not write to
- * stores directly: it returns its writes as `persist(tx)`, which the runner
- * calls inside the one transaction that checks the lease token and re-runs
- * authorize(). A failed check means `persist` never runs.
+ * AbortSignal tied to lease loss, cancel and shutdown). It gets no writable
+ * store: it reads (`db`, a RepositoryReader in its deps) and returns its
+ * writes as `persist(tx, stores)`, which the runner calls inside the one
+ * transaction that holds the job's row locked under its lease token and has
+ * re-run authorize(). A failed check means `persist` never runs, so a worker
+ * that lost its lease (stopped, partitioned, slow) writes nothing anywhere.
+ * `stores` are the writable stores, bound to that transaction (docs/jobs.md
+ * "Writes are fenced").
  */
 import type { RepoAccess } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import type { Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
+import type { RepositoryMemoryStore } from "../core/memory/repository-store";
 import type { Db, Tx } from "../db/schema";
 import { repoRequired, type JobKind, type JobRow } from "../queues/jobs";
 
@@ -28,9 +33,16 @@ export interface JobRunContext<P> {
   logger: Logger;
 }
 
+/** The writable stores a `persist` gets, fenced by the job's transaction (workers/fenced-stores.ts). */
+export interface PersistStores {
+  /** The repository store (absent where no memory is configured). */
+  repository?: RepositoryMemoryStore;
+}
+
 export interface JobOutcome {
   result?: unknown;
-  persist?: (tx: Tx) => Promise<void>;
+  /** Runs in the fenced transaction; what it returns, if anything, replaces `result` (a count only the writes know). */
+  persist?: (tx: Tx, stores: PersistStores) => Promise<{ result: unknown } | void>;
 }
 
 export interface JobHandler<P = any> extends JobKind<P> {

@@ -20,7 +20,7 @@ import { fireDueSchedules } from "../queues/scheduler";
 import { JOBS_CHANNEL } from "../queues/sql/enqueueJob";
 import { findCancelRequested } from "../queues/sql/findCancelRequested";
 import { upsertSchedule } from "../queues/sql/upsertSchedule";
-import type { JobHandler } from "./handler";
+import type { JobHandler, PersistStores } from "./handler";
 import { JobRunner } from "./runner";
 import { BullSource } from "./sources/bullmq";
 import { PostgresSource } from "./sources/postgres";
@@ -47,6 +47,8 @@ export interface WorkerHostOptions {
   cancelPollMs?: number;
   backoffBaseMs?: number;
   workerId?: string;
+  /** The writable stores handlers' `persist` steps get, fenced (workers/fenced-stores.ts). */
+  stores?: PersistStores;
 }
 
 export interface WorkerHost {
@@ -89,6 +91,7 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
     ...(o.metrics ? { metrics: o.metrics } : {}),
     ...(o.workerId ? { workerId: o.workerId } : {}),
     ...(o.backoffBaseMs !== undefined ? { backoffBaseMs: o.backoffBaseMs } : {}),
+    ...(o.stores ? { stores: o.stores } : {}),
   });
 
   // Persisted system schedules (the cleanup sweep every minute), created once, kept across restarts.

@@ -36,11 +36,12 @@ import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
 import { endJob } from "../queues/sql/endJob";
 import { failJob } from "../queues/sql/failJob";
-import { finishJob, finishJobs } from "../queues/sql/finishJob";
+import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
 import { Coalescer } from "../core/coalescer";
 import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
-import type { JobHandler, JobOutcome } from "./handler";
+import { fencedStores } from "./fenced-stores";
+import type { JobHandler, JobOutcome, PersistStores } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
 
 /** Codes of authorize()/makeIdentity() that mean "this identity may not do this now": the job ends `refused`, never retried. */
@@ -85,6 +86,8 @@ export interface RunnerOptions {
   leaseMs: number;
   workerId?: string;
   backoffBaseMs?: number;
+  /** The writable stores handlers' `persist` steps get, bound to the fenced transaction (./fenced-stores.ts). */
+  stores?: PersistStores;
 }
 
 interface Active {
@@ -308,7 +311,8 @@ export class JobRunner {
               inTransaction(db, async (tx) => {
                 if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
                 if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
-                await persist(tx);
+                const written = await persist(tx, fencedStores(this.o.stores ?? {}, tx));
+                if (written) await setJobResult(tx, row.id, written.result);
               }),
             outcome,
           );

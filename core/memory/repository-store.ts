@@ -10,6 +10,7 @@
  * Each adapter enforces MAX_REPO_NODES / MAX_REPO_FACTS inside its own
  * transaction, under a per-repository lock.
  */
+import type { Tx } from "../../db/schema";
 import type { FactView } from "../recall/recall";
 
 export const NODE_LABEL = "Node";
@@ -44,6 +45,12 @@ export interface Subgraph {
 
 export interface RepositoryMemoryStore {
   readonly kind: string;
+  /**
+   * The same store, writing inside the caller's transaction: a store kept in the relational
+   * database implements it, so a job's writes commit with its fenced finish or not at all
+   * (docs/jobs.md "Writes are fenced").
+   */
+  inTransaction?(tx: Tx): RepositoryMemoryStore;
   /** Upserts nodes and facts atomically; existing records keep their origin. Returns the facts' IDs. */
   upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]>;
   /** Nodes whose name contains every token (case-insensitive), at most `limit`. */
@@ -66,3 +73,10 @@ export interface RepositoryMemoryStore {
    */
   pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }>;
 }
+
+/** What a job handler may use of the repository store while it runs: reads only. Its writes go through `persist`. */
+export type RepositoryReader = Pick<
+  RepositoryMemoryStore,
+  "kind" | "searchNodes" | "querySubgraph" | "factsMatching" | "factsTouching" | "nodesMissingEmbedding" | "embeddings"
+>;
+

@@ -110,16 +110,35 @@ export class RepositoryMemory {
 
   /** `POST /memory/index`: embeds one bounded batch of durable nodes that lack an embedding. */
   async index(identity: Identity, repoId: string, batch = MAX_EMBED_BATCH): Promise<{ indexed: number; remaining: boolean }> {
+    const e = await this.embedMissing(identity, repoId, batch, 1);
+    if (e.vectors.length > 0) await this.deps.repo.setEmbeddings(repoId, e.model, e.vectors);
+    return { indexed: e.vectors.length, remaining: e.remaining };
+  }
+
+  /**
+   * Embeds up to `batches` batches of durable nodes that lack an embedding, writing nothing:
+   * the embedding job writes the vectors in its fenced persist step (workers/pools/embedding.ts).
+   */
+  async embedMissing(
+    identity: Identity,
+    repoId: string,
+    batch = MAX_EMBED_BATCH,
+    batches = 1,
+  ): Promise<{ model: string; vectors: Array<{ id: string; vector: number[] }>; remaining: boolean }> {
     assertAuthorisedIdentity(identity);
     const { embedder } = this.deps;
-    if (!embedder) return { indexed: 0, remaining: false };
+    if (!embedder) return { model: "", vectors: [], remaining: false };
     const size = Math.min(Math.max(1, batch), MAX_EMBED_BATCH);
-    const nodes = await this.deps.repo.nodesMissingEmbedding(repoId, embedder.model, size + 1);
-    const todo = nodes.slice(0, size);
-    if (todo.length === 0) return { indexed: 0, remaining: false };
-    const vectors = await embedder.embed(identity, todo.map((n) => `${n.name} ${n.type}`));
-    await this.deps.repo.setEmbeddings(repoId, embedder.model, todo.map((n, i) => ({ id: n.id, vector: vectors[i]! })));
-    return { indexed: todo.length, remaining: nodes.length > size };
+    const want = size * Math.max(1, batches);
+    const nodes = await this.deps.repo.nodesMissingEmbedding(repoId, embedder.model, want + 1);
+    const todo = nodes.slice(0, want);
+    const vectors: Array<{ id: string; vector: number[] }> = [];
+    for (let i = 0; i < todo.length; i += size) {
+      const chunk = todo.slice(i, i + size);
+      const v = await embedder.embed(identity, chunk.map((n) => `${n.name} ${n.type}`));
+      chunk.forEach((n, k) => vectors.push({ id: n.id, vector: v[k]! }));
+    }
+    return { model: embedder.model, vectors, remaining: nodes.length > want };
   }
 
   /**

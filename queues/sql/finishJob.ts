@@ -13,6 +13,15 @@ export async function finishJob(tx: Tx | Db, o: { id: string; token: string; now
   return endJob(tx, { ...o, status: "succeeded", errorCode: null, result: o.result ?? null });
 }
 
+/** The result of a job this transaction just finished, when only its persist step could count it. */
+export async function setJobResult(tx: Tx, id: string, result: unknown): Promise<void> {
+  await tx
+    .updateTable("jobs")
+    .set({ result: result === undefined || result === null ? null : JSON.stringify(result) })
+    .where("id", "=", id)
+    .execute();
+}
+
 /**
  * finishJobs: many jobs with nothing else to write, running → succeeded in ONE
  * statement, each row fenced by its own lease token exactly as finishJob does.

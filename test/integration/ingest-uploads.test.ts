@@ -47,7 +47,7 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
     gitRoot = await mkdtemp(path.join(tmpdir(), "cs-git-"));
     ctx = testContext(t().db, { clock: systemClock, env: { INGEST_GIT_ALLOWED: "file://", INGEST_MAX_UPLOAD_BYTES: String(256 * 1024) } });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }));
+    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = queue;

@@ -51,7 +51,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     outside = await mkdtemp(path.join(tmpdir(), "cs-outside-"));
     config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }));
+    th = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {

@@ -4,7 +4,11 @@
  * - `test.crash` (CHILD_MODE=block, the default): announces `STARTED <id>` and
  *   then works for a long time, so the parent can SIGKILL it mid-job;
  * - `test.storm` (CHILD_MODE=storm): works 50–250 ms, then persists one
- *   `job_effects` row in the fenced persist step.
+ *   `job_effects` row in the fenced persist step;
+ * - the real `ingest.snapshot` (CHILD_MODE=ingest): announces `STARTED <id>`,
+ *   waits 500 ms (so the parent can SIGSTOP it mid-run), then ingests under
+ *   CHILD_INGEST_ROOT into the repository store MEMORY_STORE names (the
+ *   runtime's own wiring, api/memory.ts).
  * Dispatch is BullMQ when CHILD_REDIS_URL is set (CHILD_BULL_PREFIX), otherwise
  * straight from the rows. Lease, reconcile interval and stale bound come from
  * CHILD_LEASE_MS, CHILD_RECONCILE_MS, CHILD_STALE_MS.
@@ -17,7 +21,10 @@ import { BullMqDispatcher } from "../../queues/dispatch/bullmq";
 import type { Dispatcher } from "../../queues/dispatch/dispatcher";
 import { PostgresDispatcher } from "../../queues/dispatch/postgres";
 import { JobRegistry } from "../../queues/registry";
-import { defineHandler, type JobHandler } from "../../workers/handler";
+import { buildMemoryServices } from "../../api/memory";
+import { loadConfig } from "../../core/config";
+import { defineHandler, type JobHandler, type PersistStores } from "../../workers/handler";
+import { ingestHandler } from "../../workers/pools/ingest";
 import { startWorkers } from "../../workers/host";
 import { anyParams } from "./jobs";
 
@@ -53,7 +60,23 @@ const storm = defineHandler({
     };
   },
 });
-const registry = new JobRegistry<JobHandler>().register(env.CHILD_MODE === "storm" ? storm : block);
+const registry = new JobRegistry<JobHandler>();
+let stores: PersistStores | undefined;
+if (env.CHILD_MODE === "ingest") {
+  const config = loadConfig({ ...env, INGEST_ALLOWED_ROOTS: env.CHILD_INGEST_ROOT! });
+  const memory = buildMemoryServices(config, database.db, systemClock, silentLogger());
+  const queue = { db: database.db, clock: systemClock, registry, dispatcher };
+  const ingest = ingestHandler({ config, queue: () => queue });
+  registry.register({
+    ...ingest,
+    async run(ctx) {
+      process.stdout.write(`STARTED ${ctx.job.id}\n`);
+      await sleep(500);
+      return ingest.run(ctx);
+    },
+  });
+  stores = { repository: memory.repository.store };
+} else registry.register(env.CHILD_MODE === "storm" ? storm : block);
 await startWorkers({
   db: database.db,
   clock: systemClock,
@@ -66,6 +89,7 @@ await startWorkers({
   staleMs: Number(env.CHILD_STALE_MS ?? 30_000),
   pollMs: 100,
   ...(bull ? { bull } : {}),
+  ...(stores ? { stores } : {}),
   ...(database.listen ? { listen: database.listen } : {}),
 });
 process.stdout.write("READY\n");

@@ -1,11 +1,12 @@
 /**
  * The embedding pool's kind (WRK-4): embeds durable repository nodes that
  * lack a vector for the configured model, in bounded batches, under the job's
- * authorised identity — through `RepositoryMemory.index`, the same function
- * `POST /memory/index` calls (the embedder refuses without an identity). Up to
- * EMBED_JOB_MAX_BATCHES batches per job; if nodes remain, a follow-up job with
- * the same identity is enqueued in the fenced persist. A failure fails only
- * this job: the graph and lexical recall are untouched.
+ * authorised identity — through `RepositoryMemory.embedMissing`, which
+ * `POST /memory/index` uses too (the embedder refuses without an identity). Up to
+ * EMBED_JOB_MAX_BATCHES batches per job, computed in `run` and written in the
+ * fenced persist (a worker that lost its lease writes no vector); if nodes
+ * remain, a follow-up job with the same identity is enqueued there too. A
+ * failure fails only this job: the graph and lexical recall are untouched.
  */
 import { z } from "zod";
 import { requireIdentity } from "../../core/execution/context";
@@ -25,7 +26,10 @@ export const embeddingParams = z.strictObject({
 
 export type EmbeddingParams = z.infer<typeof embeddingParams>;
 
-export function embeddingHandler(deps: { repository: RepositoryMemory; queue: () => JobQueue }): JobHandler<EmbeddingParams> {
+/** What the embedding job may use while it runs: it embeds, and writes nothing (RepositoryMemory.embedMissing). */
+export type RepositoryEmbeddings = Pick<RepositoryMemory, "embedMissing">;
+
+export function embeddingHandler(deps: { repository: RepositoryEmbeddings; queue: () => JobQueue }): JobHandler<EmbeddingParams> {
   return defineHandler({
     kind: EMBEDDING_KIND,
     pool: "embedding",
@@ -36,21 +40,19 @@ export function embeddingHandler(deps: { repository: RepositoryMemory; queue: ()
     async run({ job, params, repo: givenRepo, signal }) {
       const identity = requireIdentity();
       const repo = requireRepo(givenRepo);
-      let indexed = 0;
-      let remaining = true;
-      let batches = 0;
-      const max = params.max_batches ?? EMBED_JOB_MAX_BATCHES;
-      while (remaining && batches < max) {
-        if (signal.aborted) throw new AppError("canceled");
-        const r = await deps.repository.index(identity, repo.repoId, params.batch ?? MAX_EMBED_BATCH);
-        indexed += r.indexed;
-        remaining = r.remaining;
-        batches++;
-        if (r.indexed === 0) break;
-      }
+      const batch = params.batch ?? MAX_EMBED_BATCH;
+      const e = await deps.repository.embedMissing(identity, repo.repoId, batch, params.max_batches ?? EMBED_JOB_MAX_BATCHES);
+      if (signal.aborted) throw new AppError("canceled");
+      const result = { indexed: e.vectors.length, batches: Math.ceil(e.vectors.length / batch), remaining: e.remaining };
       return {
-        result: { indexed, batches, remaining },
-        ...(remaining ? { persist: async (tx) => void (await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params, repo: repo.repoId })) } : {}),
+        result,
+        persist: async (tx, stores) => {
+          if (e.vectors.length > 0) {
+            if (!stores.repository) throw new AppError("unavailable", { message: "Repository memory is not configured." });
+            await stores.repository.setEmbeddings(repo.repoId, e.model, e.vectors);
+          }
+          if (e.remaining) await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params, repo: repo.repoId });
+        },
       };
     },
   });

@@ -5,14 +5,13 @@
  * core/ingest/archive.ts) — walked within the INGEST_* limits,
  * parsed into the repository code graph (core/ingest) and written through the
  * RepositoryMemoryStore with the job's primary session as origin. A re-ingest
- * prunes the previous snapshot's code edges and orphaned code nodes. The
- * embedding refresh for the repository is enqueued inside the runner's
- * lease-fenced persist transaction, with the same identity.
+ * prunes the previous snapshot's code edges and orphaned code nodes.
  *
- * The repository store is its own store (PostgreSQL tables, or Neo4j), so its
- * writes cannot join the job-row transaction: they happen during `run`, after
- * the runner's first authorize(), each chunk idempotent (ids are content
- * hashes), and the job is only marked succeeded after the second check.
+ * `run` only reads (the snapshot) and computes (the graph); every write — the
+ * graph in chunks, the prune, the embedding refresh child job, the consumed
+ * upload — happens in `persist`, inside the runner's lease-fenced, rechecked
+ * transaction (workers/fenced-stores.ts): a worker that lost its lease writes
+ * nothing. Chunks are idempotent (ids are content hashes).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -30,7 +29,6 @@ import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
 import { checkUpload, deleteUpload, findUpload } from "../../core/ingest/uploads";
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
-import type { RepositoryMemory } from "../../core/memory/repository";
 import type { Db } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
 import { defineHandler, requireRepo, type JobHandler } from "../handler";
@@ -54,7 +52,6 @@ export type IngestParams = z.infer<typeof ingestParams>;
 
 export interface IngestDeps {
   config: Pick<Config, "INGEST_ALLOWED_ROOTS" | "INGEST_GIT_ALLOWED">;
-  repository: RepositoryMemory;
   queue: () => JobQueue;
 }
 
@@ -108,13 +105,6 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
         const files = walk.files.map((f) => ({ path: f.path, parsed: f.text === null ? null : parseSource(f.path, f.text) }));
         const goMod = walk.files.find((f) => f.path === "go.mod")?.text ?? null;
         const triples = await buildCodeGraph(repo.repoId, repo.repoName, files, goModuleOf(goMod));
-        const store = deps.repository.store;
-        for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) {
-          if (signal.aborted) throw new AppError("canceled");
-          await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), { session_id: identity.session_id }, clock.now().getTime());
-        }
-        if (signal.aborted) throw new AppError("canceled");
-        const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
         const nodes = new Set(triples.flatMap((t) => [t.subject.id, t.object.id]));
         const result = {
           source: params.path !== undefined ? "path" : params.git_url !== undefined ? "git" : "upload",
@@ -127,14 +117,20 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
           nodes: nodes.size,
           edges: triples.length,
           imports: triples.filter((t) => t.predicate === "imports").length,
-          pruned,
         };
+        const origin = { session_id: identity.session_id };
+        const at = clock.now().getTime();
         return {
           result,
-          persist: async (tx) => {
+          persist: async (tx, stores) => {
+            const store = stores.repository;
+            if (!store) throw new AppError("unavailable", { message: "Repository memory is not configured." });
+            for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), origin, at);
+            const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
             await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
             // Consumed only by a successful, rechecked ingest: a retry can still read it.
             if (params.upload_id !== undefined) await deleteUpload(tx, params.upload_id);
+            return { result: { ...result, pruned } };
           },
         };
       } finally {

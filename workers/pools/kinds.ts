@@ -26,7 +26,7 @@ export function jobKindHandlers(deps: KindDeps): JobHandler[] {
   const repository = deps.memory.repository;
   const llm = deps.llm ?? buildLlmRegistry(deps.config);
   return [
-    ingestHandler({ config: deps.config, repository, queue: deps.queue }),
+    ingestHandler({ config: deps.config, queue: deps.queue }),
     embeddingHandler({ repository, queue: deps.queue }),
     aiHandler({ memory: deps.memory, llm }),
     fixHandler({ config: deps.config, memory: deps.memory, llm }),

@@ -10,7 +10,7 @@ import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
 import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
 import { inTransaction } from "../../transaction";
-import type { Db } from "../../schema";
+import type { Db, Tx } from "../../schema";
 
 const NODE_COLS = ["id", "label", "name", "type", "origin_session_id"] as const;
 
@@ -22,6 +22,10 @@ function lowerTokens(tokens: string[]): string[] {
 export class PostgresRepositoryStore implements RepositoryMemoryStore {
   readonly kind = "postgres";
   constructor(private readonly db: Db) {}
+
+  inTransaction(tx: Tx): PostgresRepositoryStore {
+    return new PostgresRepositoryStore(tx);
+  }
 
   async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
     const at = new Date(now);
