@@ -21,6 +21,8 @@ import { systemClock } from "../../core/clock";
 import { loadConfig } from "../../core/config";
 import { silentLogger } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
+import { inTransaction } from "../../db/transaction";
+import { fencedStores } from "../../workers/fenced-stores";
 import { INGEST_KIND } from "../../workers/pools/ingest";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
@@ -120,4 +122,31 @@ describeWithService(pgStatus, "a stale writer writes nothing [postgres]", () => 
       }
     }, 120_000);
   }
+
+  it.runIf(neo4jStatus.available)("[repository store neo4j] a write whose fenced transaction was killed never reaches the store", async () => {
+    const config = loadConfig({ ...stores[1]!.env });
+    const memory: MemoryServices = buildMemoryServices(config, database.db, systemClock, silentLogger());
+    const e = await seedExecution(database.db, systemClock);
+    const store = memory.repository.store;
+    try {
+      await expect(
+        inTransaction(database.db, async (tx) => {
+          const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)).rows[0]!.pid;
+          const admin = await openTestDatabase("postgres");
+          try {
+            await sql`select pg_terminate_backend(${pid})`.execute(admin.db);
+          } finally {
+            await admin.close();
+          }
+          const fenced = fencedStores({ repository: store }, tx).repository!;
+          const node = { id: "n-killed-tx", name: "killedTxOnly", type: "function" };
+          await fenced.upsertFacts(e.account.repoId, [{ fact_id: "f-killed-tx", subject: node, predicate: "calls", object: node }], { session_id: e.identity.session_id }, Date.now());
+        }),
+      ).rejects.toThrow();
+      expect(await store.searchNodes(e.account.repoId, ["killedtxonly"], 10)).toEqual([]);
+    } finally {
+      memory.close();
+    }
+  });
 });
+
