@@ -113,7 +113,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     const badKey = await runToExit({ ...threadEnv(srv.url, a, mine), CODESYNAPSE_API_KEY: b.apiKey.replace(/.$/, (c) => (c === "A" ? "B" : "A")) });
     expect([badKey.code, badKey.stdout]).toEqual([1, ""]);
     expect(badKey.stderr).toMatch(/invalid_credentials/);
-  });
+  }, 180_000); // five processes started one after another
 
   it("a registered thread serves MCP on stdio with its identity; stderr carries the logs", async () => {
     const a = await seedAccount(t().db);
