@@ -254,7 +254,7 @@ describeWithService(pgStatus, "no job stranded [postgres]", () => {
         const KILLS = 50;
         // The storm ends by itself even when it cannot make its kills (then the assertion on `kills` fails): a timed-out
         // test would go on spawning workers that take the next tests' rows.
-        const stormEnds = Date.now() + 150_000;
+        const stormEnds = Date.now() + 200_000;
         while (kills < KILLS && Date.now() < stormEnds) {
           await new Promise((r) => setTimeout(r, 100));
           const open = await sql<{ status: string; lease_owner: string | null }>`
@@ -296,6 +296,6 @@ describeWithService(pgStatus, "no job stranded [postgres]", () => {
         await Promise.all(workers.map((w) => w.exited));
         await submit.close();
       }
-    }, 240_000);
+    }, 300_000);
   }
 });

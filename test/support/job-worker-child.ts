@@ -21,10 +21,7 @@ import { BullMqDispatcher } from "../../queues/dispatch/bullmq";
 import type { Dispatcher } from "../../queues/dispatch/dispatcher";
 import { PostgresDispatcher } from "../../queues/dispatch/postgres";
 import { JobRegistry } from "../../queues/registry";
-import { buildMemoryServices } from "../../api/memory";
-import { loadConfig } from "../../core/config";
 import { defineHandler, type JobHandler, type PersistStores } from "../../workers/handler";
-import { ingestHandler } from "../../workers/pools/ingest";
 import { startWorkers } from "../../workers/host";
 import { anyParams } from "./jobs";
 
@@ -63,6 +60,12 @@ const storm = defineHandler({
 const registry = new JobRegistry<JobHandler>();
 let stores: PersistStores | undefined;
 if (env.CHILD_MODE === "ingest") {
+  // Loaded only here: the memory stores' drivers and the parsers would slow every storm worker's start.
+  const [{ buildMemoryServices }, { loadConfig }, { ingestHandler }] = await Promise.all([
+    import("../../api/memory"),
+    import("../../core/config"),
+    import("../../workers/pools/ingest"),
+  ]);
   const config = loadConfig({ ...env, INGEST_ALLOWED_ROOTS: env.CHILD_INGEST_ROOT! });
   const memory = buildMemoryServices(config, database.db, systemClock, silentLogger());
   const queue = { db: database.db, clock: systemClock, registry, dispatcher };
