@@ -1,4 +1,6 @@
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { REDACTING_OPTIONS } from "../../core/log";
 import { isSecretName, redact, redactJson, redactText } from "../../core/redact";
 
 // Real formats, fake values, built at run time so that this file itself holds no literal secret.
@@ -217,5 +219,21 @@ describe("redaction of secrets (table-driven)", () => {
     });
     expect(redactJson(out)).toEqual(out);
     expect(params.env.DB_PASSWORD).toBe("hunter2");
+  });
+
+  it("logs: messages, format arguments, logged objects, child bindings and errors are masked", () => {
+    let out = "";
+    const log = pino({ ...REDACTING_OPTIONS, level: "trace" }, { write: (x: string) => void (out += x) });
+    log.info(`connecting with DB_PASSWORD=${pw}`);
+    log.warn("retrying %s", `redis://:${pw2.replace(/[/@:]/g, "")}@cache:6379`);
+    log.info({ detail: { note: `key ${openaiProj}` }, password: pw, headers: { authorization: `Bearer ${bearer}` } }, "request");
+    log.child({ upstream: `https://app:${rand}@api.internal` }).info("child");
+    log.error(new Error(`login failed for token ${ghp}`));
+    log.error({ err: new Error(`AWS_SESSION_TOKEN=${awsSession}`) }, "sts");
+    for (const secret of [pw, pw2.replace(/[/@:]/g, ""), openaiProj, bearer, rand, ghp, awsSession]) expect(out).not.toContain(secret);
+    expect(out).toContain("DB_PASSWORD=[REDACTED:credential]");
+    expect(out).toContain("https://app:[REDACTED:url_password]@api.internal");
+    expect(out).toContain("login failed for token [REDACTED:github_token]");
+    expect(out.trim().split("\n")).toHaveLength(6);
   });
 });
