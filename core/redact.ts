@@ -37,8 +37,13 @@ import { creator as recommended } from "@secretlint/secretlint-rule-preset-recom
 interface Pattern {
   kind: string;
   re: RegExp;
-  /** Capture group holding the secret; 0 = the whole match. */
+  /** Capture group holding the secret; absent = the whole match. */
   group?: number;
+  /**
+   * Assignments: `re` matches a name (group 2) and its operator only; when the name is secret-like, this sticky pattern
+   * matches the value right after it (groups 1-3). A rejected name costs its own length, never a rescan of the value.
+   */
+  value?: RegExp;
   /** A further check on the match (a secret-like name, a value that is not a placeholder); false = not a secret. */
   accept?: (m: RegExpExecArray) => boolean;
 }
@@ -107,21 +112,18 @@ const KEPT_VALUE = new RegExp(
   "i",
 );
 
-/** Name and value of an assignment: group 2 the name (1 its quote), 3 a double-quoted value, 4 a single-quoted one, 5 a bare one. */
-const ASSIGNMENT =
-  /(?<![A-Za-z0-9_$])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]{0,8}(?::=|=>|==|[:=])[ \t]{0,8}(?:"((?:[^"\\\r\n]|\\.){1,2048})"|'([^'\r\n]{1,2048})'|([^\s"'`,;]{2,2048}))/g;
-
-function acceptAssignment(m: RegExpExecArray): boolean {
-  const value = m[3] ?? m[4] ?? m[5] ?? "";
-  return isSecretName(m[2]!) && !KEPT_VALUE.test(value.trim());
-}
+/** The name of an assignment (group 2; group 1 its quote) and its operator. */
+const ASSIGNMENT_NAME = /(?<![A-Za-z0-9_$])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]{0,8}(?::=|=>|==|[:=])[ \t]{0,8}/g;
+/** The value right after it: group 1 double-quoted (with escapes), 2 single-quoted, 3 bare. */
+const ASSIGNMENT_VALUE = /"((?:[^"\\\r\n]|\\.){1,2048})"|'([^'\r\n]{1,2048})'|([^\s"'`,;]{2,2048})/y;
 
 // ---- the table ----
 
 const PATTERNS: Pattern[] = [
   {
     kind: "private_key",
-    re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----([\s\S]{0,8192}?(?=-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)|[A-Za-z0-9+/=\s\\]{0,8192})/g,
+    // The body: up to the next "-----" (the END line, or a truncated block's next header); encrypted keys' "Proc-Type:" lines included.
+    re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----((?:[^-]|-(?!----)){0,8192})/g,
     group: 1,
   },
   // scheme://user:password@host and scheme://:password@host, any scheme: the password only (RFC 3986 userinfo has no / ? #).
@@ -150,7 +152,7 @@ const PATTERNS: Pattern[] = [
   { kind: "aws_secret_access_key", re: /\baws_?(?:secret)?_?(?:access)?_?key(?:_id)?["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, group: 1 },
   { kind: "authorization", re: /\bauthorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:Basic|Token|Digest|Negotiate)[ \t]{1,8}([A-Za-z0-9._~+/=-]{8,4096})/gi, group: 1 },
   { kind: "bearer_token", re: /\bBearer[ \t]{1,8}((?=[A-Za-z._~+/=-]{0,4096}\d)[A-Za-z0-9._~+/=-]{8,4096})/gi, group: 1 },
-  { kind: "credential", re: ASSIGNMENT, group: 0, accept: acceptAssignment },
+  { kind: "credential", re: ASSIGNMENT_NAME, value: ASSIGNMENT_VALUE },
   // <password>...</password>, <apiKey>...</apiKey>
   { kind: "credential", re: /<([A-Za-z_][A-Za-z0-9_.-]{0,80})>([^<>\r\n]{2,2048})<\/\1>/g, group: 2, accept: (m) => isSecretName(m[1]!) && !KEPT_VALUE.test(m[2]!.trim()) },
 ];
@@ -170,37 +172,36 @@ function touchesMask(masks: Array<[number, number]>, s: number, e: number): bool
   return false;
 }
 
-/** The secret part of an assignment match: the value, not the name. */
-function valueRange(m: RegExpExecArray): [number, number] {
-  const i = m[3] !== undefined ? 3 : m[4] !== undefined ? 4 : 5;
-  const v = m[i] ?? "";
-  const start = m.index + m[0].length - v.length - (i === 5 ? 0 : 1);
-  return [start, start + v.length];
+/** The table compiled with match indices (`d`): each secret group's exact position. */
+const COMPILED = PATTERNS.map((p) => ({ ...p, re: new RegExp(p.re.source, p.re.flags + "d"), value: p.value && new RegExp(p.value.source, p.value.flags + "d") }));
+
+/** The value of a secret-like assignment whose name and operator `m` matched, unless it is a kept value. */
+function assignedValue(text: string, m: RegExpExecArray, value: RegExp): { range?: [number, number]; end: number } {
+  value.lastIndex = m.index + m[0].length;
+  const v = isSecretName(m[2]!) ? value.exec(text) : null;
+  if (!v) return { end: m.index + m[0].length };
+  const i = [1, 2, 3].find((k) => v[k] !== undefined)!;
+  // A kept value (`${DB_PASSWORD}`, `process.env.X`) is looked into again from its start (`config=password=x`).
+  if (KEPT_VALUE.test(v[i]!.trim())) return { end: v.index };
+  return { range: v.indices![i]!, end: v.index + v[0].length };
 }
 
 function patternRanges(text: string): Range[] {
   const out: Range[] = [];
-  for (const p of PATTERNS) {
+  for (const p of COMPILED) {
     p.re.lastIndex = 0;
     for (let m = p.re.exec(text); m !== null; m = p.re.exec(text)) {
       if (m[0].length === 0) {
-        p.re.lastIndex++;
+        p.re.lastIndex = m.index + 1;
         continue;
       }
-      if (p.accept && !p.accept(m)) {
-        // Not a secret: look again from the value on (`config=password=x`, `?a=b&token=x`).
-        if (p.re === ASSIGNMENT) p.re.lastIndex = valueRange(m)[0];
-        continue;
-      }
-      if (p.re === ASSIGNMENT) {
-        const [s, e] = valueRange(m);
-        out.push([s, e, p.kind]);
-      } else if (p.group) {
-        const g = m[p.group];
-        if (g === undefined || g.length === 0) continue;
-        const start = m.index + m[0].lastIndexOf(g);
-        out.push([start, start + g.length, p.kind]);
-      } else out.push([m.index, m.index + m[0].length, p.kind]);
+      let r: [number, number] | undefined;
+      if (p.value) {
+        const a = assignedValue(text, m, p.value);
+        p.re.lastIndex = a.end;
+        r = a.range;
+      } else if (!p.accept || p.accept(m)) r = p.group === undefined ? [m.index, m.index + m[0].length] : m.indices?.[p.group];
+      if (r && r[1] > r[0]) out.push([r[0], r[1], p.kind]);
     }
   }
   return out;
@@ -217,7 +218,7 @@ const SECRETLINT_CONFIG = {
 };
 
 /** A run of characters that looks like a secret value (for secretlint ranges that start at a key name). */
-const VALUE = /[A-Za-z0-9/+=_-]{16,}/g;
+const VALUE = /[A-Za-z0-9/+=_-]{16,1024}/g;
 
 async function secretlintRanges(text: string): Promise<Range[]> {
   const result = await lintSource({

@@ -69,6 +69,7 @@ const SECRETS: Array<[string, string, string[]]> = [
   ["YAML password", `database:\n  user: app\n  password: ${pw}\n  host: db`, [pw]],
   ["YAML quoted db_password in a list", `- name: api\n  db_password: '${pw2}'`, [pw2]],
   ["XML element", `<datasource><password>${pw}</password></datasource>`, [pw]],
+  ["XML element whose value starts like its name", `<apiKey>apiKey-9f3kQ2x</apiKey>`, ["apiKey-9f3kQ2x"]],
   ["URL redis://:pass@host", `REDIS_URL=redis://:${pw2.replace(/[/@:]/g, "")}@cache.internal:6379/0`, [pw2.replace(/[/@:]/g, "")]],
   ["URL postgres://user:pass@host", `connect to postgres://app:s3cr3tpw9@db.internal:5432/app now`, ["s3cr3tpw9"]],
   ["URL mongodb+srv", `mongodb+srv://admin:Mng0Pass77@cluster0.abcde.mongodb.net/db`, ["Mng0Pass77"]],
@@ -92,6 +93,7 @@ const SECRETS: Array<[string, string, string[]]> = [
   ["Authorization Basic", `Authorization: Basic ${basic}`, [basic]],
   ["PEM RSA private key", `key:\n${pemRsa}\nend`, ["MIIEowIBAAKCAQEA7yN8bHc4mJd6sFa1eGu0iOo5KpX", "bHc4mJd6sFa1eGu0iOo5KpX7yN8"]],
   ["PEM OpenSSH private key in JSON", JSON.stringify({ private_key: pemSsh }), ["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"]],
+  ["PEM encrypted key with header lines", ["-----BEGIN ENCRYPTED PRIVATE KEY-----", "Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,3F17F5316E2BAC89", "", "MIIFHzBJBgkqhkiG9w0BBQ0wPDAbBgkqhkiG", "-----END ENCRYPTED PRIVATE KEY-----"].join("\n"), ["3F17F5316E2BAC89", "MIIFHzBJBgkqhkiG9w0BBQ0wPDAbBgkqhkiG"]],
 ];
 
 /** Look-alikes that must come back unchanged. */
@@ -196,7 +198,8 @@ describe("redaction of secrets (table-driven)", () => {
       const t0 = performance.now();
       redactText(text);
       const ms = performance.now() - t0;
-      expect(ms, text.slice(0, 20)).toBeLessThan(1500);
+      // Bounded quantifiers: hundreds of ms at worst on a loaded machine; catastrophic backtracking would take minutes.
+      expect(ms, text.slice(0, 20)).toBeLessThan(3000);
     }
   });
 
