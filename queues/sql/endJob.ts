@@ -3,8 +3,10 @@
  * statement behind every single-job ending: `succeeded` (finishJob, with the
  * result), and without retry `canceled`, `refused`, `abandoned`, `failed`
  * (a refused recheck, a cancel, a non-restartable job that cannot continue).
- * Returns false if the lease was lost.
+ * Returns false if the lease was lost. The result is stored redacted
+ * (core/redact.ts redactJson).
  */
+import { redactJson } from "../../core/redact";
 import type { Db, Tx } from "../../db/schema";
 
 export type EndStatus = "succeeded" | "canceled" | "refused" | "abandoned" | "failed";
@@ -17,7 +19,7 @@ export async function endJob(
     .updateTable("jobs")
     .set({
       status: o.status,
-      ...(o.result !== undefined ? { result: o.result === null ? null : JSON.stringify(o.result) } : {}),
+      ...(o.result !== undefined ? { result: o.result === null ? null : JSON.stringify(redactJson(o.result)) } : {}),
       error_code: o.errorCode,
       lease_owner: null,
       lease_token: null,

@@ -5,6 +5,7 @@
  * rolls back the handler's writes. The statement is endJob's, with the result.
  */
 import { sql } from "kysely";
+import { redactJson } from "../../core/redact";
 import { PREPARE } from "../../db/database";
 import type { Db, Tx } from "../../db/schema";
 import { endJob } from "./endJob";
@@ -26,11 +27,12 @@ export async function setJobResult(tx: Tx, id: string, result: unknown): Promise
  * finishJobs: many jobs with nothing else to write, running → succeeded in ONE
  * statement, each row fenced by its own lease token exactly as finishJob does.
  * Returns the ids that were finished; a job missing from it lost its lease.
+ * Results are stored redacted (core/redact.ts redactJson), as endJob does.
  */
 export async function finishJobs(db: Db, items: ReadonlyArray<{ id: string; token: string; now: Date; result: unknown }>): Promise<Set<string>> {
   if (items.length === 0) return new Set();
   const values = sql.join(
-    items.map((o) => sql`(${o.id}::text, ${o.token}::text, ${o.result === undefined || o.result === null ? null : JSON.stringify(o.result)}::jsonb, ${o.now}::timestamptz)`),
+    items.map((o) => sql`(${o.id}::text, ${o.token}::text, ${o.result === undefined || o.result === null ? null : JSON.stringify(redactJson(o.result))}::jsonb, ${o.now}::timestamptz)`),
   );
   const r = await sql<{ id: string }>`${PREPARE}
     update jobs j

@@ -4,6 +4,7 @@
  * principal's ids; a system schedule stores none.
  */
 import type { Identity } from "../../core/execution/identity";
+import { redactJson } from "../../core/redact";
 import type { Db } from "../../db/schema";
 
 export interface ScheduleSpec {
@@ -24,7 +25,7 @@ export async function upsertSchedule(db: Db, now: Date, s: ScheduleSpec): Promis
     .values({
       id: s.id,
       kind: s.kind,
-      params: JSON.stringify(s.params ?? {}),
+      params: JSON.stringify(redactJson(s.params ?? {})),
       repo_id: s.repoId ?? null,
       interval_ms: s.intervalMs,
       system: s.identity === null,

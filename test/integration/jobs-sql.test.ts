@@ -38,6 +38,34 @@ await describeEachDatabase("job rows", (t) => {
     expect(raw).not.toContain(keyHash);
   });
 
+  it("job parameters, schedule parameters and results are stored redacted (finishJob, finishJobs)", async () => {
+    const clock = new ManualClock(Date.now());
+    const e = await seedExecution(t().db, clock);
+    const pw = "Hunter2" + "-db-pass";
+    const sk = "sk-" + "proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAB7cD0eF";
+    const pool = "embedding";
+    await t().db.deleteFrom("jobs").where("pool", "=", pool).execute();
+    const job = await enqueueFor(t().db, clock, e, { pool, params: { problem: `fails with DB_PASSWORD=${pw}`, env: { OPENAI_API_KEY: sk } } });
+    expect(job.params).toEqual({ problem: "fails with DB_PASSWORD=[REDACTED:credential]", env: { OPENAI_API_KEY: "[REDACTED:credential]" } });
+    const other = await enqueueFor(t().db, clock, e, { pool });
+    const sched = uniq("sched");
+    await upsertSchedule(t().db, clock.now(), { id: sched, kind: "test.sched", params: { url: `redis://:${pw}@cache:6379` }, intervalMs: 60_000, identity: e.identity,
+      actor: { userId: e.account.userId, apiKeyId: e.account.keyId, loginSessionId: null }, firstRunAt: clock.now() });
+    const claimed = await claimJobs(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 2, now: clock.now() });
+    const token = new Map(claimed.map((r) => [r.id, r.lease_token!]));
+    expect(await finishJob(t().db, { id: job.id, token: token.get(job.id)!, now: clock.now(), result: { log: `used ${sk}` } })).toBe(true);
+    await finishJobs(t().db, [{ id: other.id, token: token.get(other.id)!, now: clock.now(), result: { note: `password: ${pw}` } }]);
+    const rows = JSON.stringify([
+      await jobRow(t().db, job.id),
+      await jobRow(t().db, other.id),
+      await t().db.selectFrom("job_schedules").selectAll().where("id", "=", sched).executeTakeFirstOrThrow(),
+    ]);
+    for (const secret of [pw, sk]) expect(rows).not.toContain(secret);
+    expect((await jobRow(t().db, job.id)).result).toEqual({ log: "used [REDACTED:openai_api_key]" });
+    expect((await jobRow(t().db, other.id)).result).toEqual({ note: "password: [REDACTED:credential]" });
+    expect(rows).toContain("redis://:[REDACTED:url_password]@cache:6379");
+  });
+
   it("concurrent claims never hand out the same row; claim bumps attempts and sets a lease", async () => {
     const clock = new ManualClock(Date.now());
     const e = await seedExecution(t().db, clock);
