@@ -14,11 +14,11 @@ export async function finishJob(tx: Tx | Db, o: { id: string; token: string; now
   return endJob(tx, { ...o, status: "succeeded", errorCode: null, result: o.result ?? null });
 }
 
-/** The result of a job this transaction just finished, when only its persist step could count it. */
+/** The result of a job this transaction just finished, when only its persist step could count it (stored redacted, as endJob does). */
 export async function setJobResult(tx: Tx, id: string, result: unknown): Promise<void> {
   await tx
     .updateTable("jobs")
-    .set({ result: result === undefined || result === null ? null : JSON.stringify(result) })
+    .set({ result: result === undefined || result === null ? null : JSON.stringify(redactJson(result)) })
     .where("id", "=", id)
     .execute();
 }
