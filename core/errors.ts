@@ -30,6 +30,7 @@ export const ERRORS = {
   repo_not_found: { status: 404, message: "The repository does not exist or is not visible." },
   job_not_found: { status: 404, message: "The job does not exist or is not visible." },
   upload_not_found: { status: 404, message: "The upload does not exist, has expired or is not visible to this session." },
+  unknown_tool: { status: 404, message: "There is no tool by this name; tools/list names the tools." },
   // 409
   conflict: { status: 409, message: "The request conflicts with the current state." },
   session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
