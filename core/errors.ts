@@ -8,6 +8,7 @@ export const ERRORS = {
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
   invalid_identity: { status: 400, message: "The execution identity is not valid." },
+  unknown_command: { status: 400, message: "There is no such command; the usage (on stderr) lists them." },
   // 401
   unauthenticated: { status: 401, message: "Authentication is required." },
   invalid_credentials: { status: 401, message: "The credentials are not valid." },
