@@ -4,6 +4,7 @@
  * what a well-behaved client never would (another session's headers on an
  * existing transport).
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -83,6 +84,14 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     expect(tools.tools.map((x) => x.name)).toContain("get_identity");
     for (const tool of tools.tools) expect(tool.description?.length ?? 0).toBeGreaterThan(40);
     await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/401|unauthenticated/);
+  });
+
+  it("every tool tools/list names has a row in docs/mcp-client-guide.md's tool table, and the table names no other", async () => {
+    const { client } = await connect();
+    const listed = (await client.listTools()).tools.map((x) => x.name).sort();
+    const guide = readFileSync(new URL("../../docs/mcp-client-guide.md", import.meta.url), "utf8");
+    const rows = [...guide.matchAll(/^\| `([a-z_]+)[ `]/gm)].map((m) => m[1]!).sort();
+    expect(rows).toEqual(listed);
   });
 
   it("tools/call with credentials but without the session headers fails", async () => {
