@@ -32,15 +32,16 @@ export function checkBoundary(value: unknown): void {
 }
 
 /**
- * Validates a body (or query) with a zod schema, after the boundary scan of every string in it;
- * the error lists field paths, never values.
+ * Validates a body (or query, or tool arguments) with a zod schema, after the boundary scan of
+ * every string in it; the error lists field paths, never values. `root` names the whole value
+ * in a path ("(body)", "(arguments)").
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root = "(body)"): z.infer<S> {
   checkBoundary(value);
   const r = schema.safeParse(value ?? {});
   if (!r.success) {
-    const fields = [...new Set(r.error.issues.map((i) => i.path.join(".") || "(body)"))].slice(0, 20);
-    const problems = r.error.issues.slice(0, 20).map((i) => ({ path: i.path.join(".") || "(body)", code: i.code }));
+    const fields = [...new Set(r.error.issues.map((i) => i.path.join(".") || root))].slice(0, 20);
+    const problems = r.error.issues.slice(0, 20).map((i) => ({ path: i.path.join(".") || root, code: i.code }));
     throw new AppError("validation_failed", { message: `The request is not valid: ${fields.join(", ")}.`, details: { problems } });
   }
   return r.data;

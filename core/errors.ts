@@ -8,6 +8,7 @@ export const ERRORS = {
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
   invalid_identity: { status: 400, message: "The execution identity is not valid." },
+  unknown_command: { status: 400, message: "There is no such command; the usage (on stderr) lists them." },
   // 401
   unauthenticated: { status: 401, message: "Authentication is required." },
   invalid_credentials: { status: 401, message: "The credentials are not valid." },
@@ -30,6 +31,7 @@ export const ERRORS = {
   repo_not_found: { status: 404, message: "The repository does not exist or is not visible." },
   job_not_found: { status: 404, message: "The job does not exist or is not visible." },
   upload_not_found: { status: 404, message: "The upload does not exist, has expired or is not visible to this session." },
+  unknown_tool: { status: 404, message: "There is no tool by this name; tools/list names the tools." },
   // 409
   conflict: { status: 409, message: "The request conflicts with the current state." },
   session_claimed: { status: 409, message: "The execution session is already bound to another caller." },

@@ -10,8 +10,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
+import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";

@@ -26,6 +26,18 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
+/**
+ * A command name the CLI does not have: the usage on stderr and exit 2; under `--json` also
+ * the one JSON object on stdout, `{"error":{"code":"unknown_command",…}}` (never the name given).
+ */
+function unknownCommand(argv: string[]): never {
+  if (argv.includes("--json")) {
+    const e = new AppError("unknown_command");
+    process.stdout.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+  }
+  fail(USAGE, 2);
+}
+
 function config(): Config {
   try {
     return loadConfig();
@@ -72,7 +84,7 @@ function printResult(result: object, json: boolean): void {
 async function runAdmin(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   const command = name ? ADMIN_COMMANDS[name] : undefined;
-  if (!command) fail(USAGE, 2);
+  if (!command) unknownCommand(argv);
   const { values } = parseArgs({
     args: rest,
     strict: false,
@@ -132,7 +144,8 @@ async function main(argv: string[]): Promise<void> {
     case "admin":
       return runAdmin(rest);
     default:
-      fail(USAGE, cmd === undefined || cmd === "help" || cmd === "--help" ? 0 : 2);
+      if (cmd === undefined || cmd === "help" || cmd === "--help") fail(USAGE, 0);
+      unknownCommand(argv);
   }
 }
 

@@ -12,22 +12,28 @@
  *      AbortSignal (canceled by the client or by the transport closing);
  *   3. a repository tool resolves `repo` with `authorizeRepo` at the level it
  *      needs (MCP-1a) before any store is touched;
- *   4. the arguments, already checked against the tool's strict schema, are
- *      scanned whole with the boundary rule (core/boundary.ts) — the REST
- *      bodies' scan;
+ *   4. the arguments are scanned whole with the boundary rule
+ *      (core/boundary.ts), then checked against the tool's strict schema —
+ *      the REST bodies' `parseWith`;
  *   5. results are JSON (text + structuredContent); failures are tool errors
  *      carrying the platform's stable `code` and fixed message — never a
  *      rejected ID or user text.
+ * Every tool failure has that one shape (`isError: true`, structuredContent
+ * `{"error": {code, message}}`): a platform refusal, arguments that fail the
+ * schema (`validation_failed`, field paths only) and a name no tool has
+ * (`unknown_tool`). The SDK's own tools/call handler answers the last two in
+ * plain text (`MCP error -32602: …`, quoting the request), so ours replaces
+ * it; the SDK still lists the tools (tools/list) from what registerTool got.
  * Tool bodies call the same core/ functions as the REST routes.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Actor } from "../../core/auth/authenticate";
 import { authorizeRepo, type RepoAccess } from "../../core/authorize";
-import { coerceError } from "../../core/errors";
-import { checkBoundary } from "../http";
+import { AppError, coerceError } from "../../core/errors";
+import { parseWith } from "../http";
 import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
@@ -98,35 +104,42 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
     },
   );
 
+  /** Every tool by name: its whole run, from the raw arguments to the result or the tool error. */
+  const tools = new Map<string, (raw: unknown, extra: ToolExtra) => Promise<CallToolResult>>();
+
   const define: DefineTool = (name, def, body) => {
+    // Strict, like the REST bodies (HTTP-6): unknown arguments are refused, not dropped.
+    const schema = z.strictObject(def.inputSchema);
+    const call = async (raw: unknown, extra: ToolExtra): Promise<CallToolResult> => {
+      try {
+        // HTTP-6: every string passes the boundary rule (core/boundary.ts), then the schema, as REST bodies do;
+        // a refusal names field paths, never values.
+        const args = parseWith(schema, raw, "(arguments)");
+        const caller = deps.callerFor(extra);
+        const context = new ExecutionContext({ identity: caller.identity, signal: extra.signal });
+        const run: ToolRun = {
+          ctx,
+          caller,
+          identity: caller.identity,
+          context,
+          repo: (ref, level) => authorizeRepo(ctx.db, { orgId: caller.identity.tenant_id, userId: caller.identity.subject_id }, ref, level),
+        };
+        return ok(await runInExecution(context, () => body(args as never, run)));
+      } catch (err) {
+        return failure(err);
+      }
+    };
+    tools.set(name, call);
+    // Registered with the SDK for tools/list; calls come through the handler below.
     server.registerTool(
       name,
       {
         title: def.title,
         description: def.description,
-        // Strict, like the REST bodies (HTTP-6): unknown arguments are refused, not dropped.
-        inputSchema: z.strictObject(def.inputSchema),
+        inputSchema: schema,
         annotations: { readOnlyHint: def.readOnly ?? false, openWorldHint: false },
       },
-      // The SDK validated args against inputSchema before this runs.
-      (async (args: unknown, extra: ToolExtra): Promise<CallToolResult> => {
-        try {
-          // HTTP-6: every string of the arguments passes the boundary rule (core/boundary.ts), as REST bodies do.
-          checkBoundary(args);
-          const caller = deps.callerFor(extra);
-          const context = new ExecutionContext({ identity: caller.identity, signal: extra.signal });
-          const run: ToolRun = {
-            ctx,
-            caller,
-            identity: caller.identity,
-            context,
-            repo: (ref, level) => authorizeRepo(ctx.db, { orgId: caller.identity.tenant_id, userId: caller.identity.subject_id }, ref, level),
-          };
-          return ok(await runInExecution(context, () => body(args as never, run)));
-        } catch (err) {
-          return failure(err);
-        }
-      }) as never,
+      call as never,
     );
   };
 
@@ -134,5 +147,13 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
   registerMemoryTools(define);
   registerJobTools(define);
   registerJobSubmitTools(define);
+
+  // Replaces the SDK's tools/call handler (set when McpServer was constructed with the tools capability),
+  // so that no tool failure takes the SDK's plain-text path. No tool here is a task tool.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const call = tools.get(request.params.name);
+    if (!call) return failure(new AppError("unknown_tool"));
+    return call(request.params.arguments, extra);
+  });
   return server;
 }

@@ -4,6 +4,7 @@
  * what a well-behaved client never would (another session's headers on an
  * existing transport).
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -83,6 +84,14 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     expect(tools.tools.map((x) => x.name)).toContain("get_identity");
     for (const tool of tools.tools) expect(tool.description?.length ?? 0).toBeGreaterThan(40);
     await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/401|unauthenticated/);
+  });
+
+  it("every tool tools/list names has a row in docs/mcp-client-guide.md's tool table, and the table names no other", async () => {
+    const { client } = await connect();
+    const listed = (await client.listTools()).tools.map((x) => x.name).sort();
+    const guide = readFileSync(new URL("../../docs/mcp-client-guide.md", import.meta.url), "utf8");
+    const rows = [...guide.matchAll(/^\| `([a-z_]+)[ `]/gm)].map((m) => m[1]!).sort();
+    expect(rows).toEqual(listed);
   });
 
   it("tools/call with credentials but without the session headers fails", async () => {
@@ -305,5 +314,58 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     expect(JSON.stringify(seen)).not.toContain(a.keyId);
     expect(await toolError(c2, "get_job", { job_id: job!.id })).toBe("job_not_found");
     expect(await toolError(c1, "get_job", { job_id: "job_00000000000000000000000000000000" })).toBe("job_not_found");
+  });
+
+  /** The guide's one tool-error shape: isError, structuredContent {error: {code, message}}, the same JSON as text. */
+  function documentedError(r: Awaited<ReturnType<Client["callTool"]>>): { code: string; message: string; details?: any } {
+    expect(r.isError).toBe(true);
+    const body = r.structuredContent as { error: { code: string; message: string; details?: unknown } };
+    expect(body.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    const content = r.content as { type: string; text: string }[];
+    expect(content).toHaveLength(1);
+    expect(content[0]!.type).toBe("text");
+    expect(JSON.parse(content[0]!.text)).toEqual(body);
+    return body.error as { code: string; message: string; details?: any };
+  }
+
+  it("argument validation failures are tool errors of the documented shape: validation_failed, field paths, no values", async () => {
+    const a = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client } = await connect(execHeaders(a, thread));
+    const r = await client.callTool({ name: "recall_context", arguments: { repo: a.repoId, limit: "lots-of-secret-words", secret_key_name: "shh-value" } });
+    const e = documentedError(r);
+    expect(e.code).toBe("validation_failed");
+    const paths = (e.details.problems as { path: string }[]).map((p) => p.path);
+    // query is missing, limit has the wrong type, and an unknown argument is refused on the whole object.
+    expect(paths).toEqual(expect.arrayContaining(["query", "limit", "(arguments)"]));
+    expect(JSON.stringify(r)).not.toMatch(/secret|shh|MCP error|-32602/);
+    // Boundary-rule refusals (core/boundary.ts) have the same shape.
+    const nul = documentedError(await client.callTool({ name: "recall_context", arguments: { repo: a.repoId, query: "evil\u0000query" } }));
+    expect(nul.code).toBe("validation_failed");
+    expect(nul.message).not.toMatch(/evil/);
+  });
+
+  it("an unknown tool name is a tool error of the documented shape, unknown_tool, without echoing the name", async () => {
+    const a = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client } = await connect(execHeaders(a, thread));
+    const name = uniq("no_such_tool");
+    const r = await client.callTool({ name, arguments: { x: 1 } });
+    expect(documentedError(r).code).toBe("unknown_tool");
+    expect(JSON.stringify(r)).not.toContain(name);
+    expect(JSON.stringify(r)).not.toMatch(/MCP error|-32602/);
+  });
+
+  it("platform refusals are tool errors of the documented shape", async () => {
+    const a = await seedAccount(t().db, { repoLevel: "read" });
+    const stranger = await seedAccount(t().db);
+    const thread = await register(a);
+    const { client } = await connect(execHeaders(a, thread));
+    const triple = { subject: "A1", predicate: "calls", object: "B1" };
+    expect(documentedError(await client.callTool({ name: "upsert_graph_triples", arguments: { repo: a.repoId, triples: [triple] } })).code).toBe("repo_permission_denied");
+    const hidden = await client.callTool({ name: "recall_context", arguments: { repo: stranger.repoId, query: "A1" } });
+    expect(documentedError(hidden).code).toBe("repo_not_found");
+    expect(JSON.stringify(hidden)).not.toContain(stranger.repoId);
+    expect(documentedError(await client.callTool({ name: "get_job", arguments: { job_id: "job_00000000000000000000000000000000" } })).code).toBe("job_not_found");
   });
 });

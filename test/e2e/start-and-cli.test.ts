@@ -93,4 +93,20 @@ describe("npm start and the admin CLI on the embedded default", () => {
     expect(p.code).not.toBe(0);
     expect(p.stderr).toContain("PORT");
   });
+
+  it("an unknown command under --json prints one JSON error object on stdout, the usage on stderr, and exits 2", async () => {
+    for (const args of [["admin", "frobnicate-xyz", "--json"], ["admin", "--json"], ["frobnicate-xyz", "--json"]]) {
+      const r = await runCli(args, env);
+      expect(r.code, args.join(" ")).toBe(2);
+      const lines = r.stdout.trim().split("\n");
+      expect(lines, args.join(" ")).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toEqual({ error: { code: "unknown_command", message: expect.any(String) } });
+      expect(r.stdout).not.toContain("frobnicate");
+      expect(r.stderr).toContain("usage: codesynapse");
+    }
+    // Without --json: the usage alone, on stderr.
+    const plain = await runCli(["admin", "frobnicate-xyz"], env);
+    expect([plain.code, plain.stdout]).toEqual([2, ""]);
+    expect(plain.stderr).toContain("admin create-org");
+  }, 120_000); // four process start-ups
 });
