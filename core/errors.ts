@@ -21,6 +21,7 @@ export const ERRORS = {
   not_a_member: { status: 403, message: "The user is not a member of this organisation." },
   org_selection_required: { status: 400, message: "Select an organisation with the X-CodeSynapse-Org header." },
   session_forbidden: { status: 403, message: "The execution session belongs to another caller." },
+  dashboard_session_named: { status: 403, message: "A dashboard session is implicit to its browser sign-in: it cannot be named or registered." },
   mcp_binding_mismatch: { status: 403, message: "This MCP session is bound to another execution session or caller." },
   repo_permission_denied: { status: 403, message: "The caller lacks the repository permission this needs." },
   platform_admin_required: { status: 403, message: "Platform administrator access is required." },
