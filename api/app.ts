@@ -8,6 +8,7 @@ import express, { type Express } from "express";
 import { AppError } from "../core/errors";
 import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
+import { csrfGuard } from "./csrf";
 import { errorMiddleware, pathGuard } from "./http";
 import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
@@ -28,6 +29,8 @@ export function createApp(ctx: AppContext): Express {
   app.set("etag", false);
   // HTTP-6: every path parameter of every route passes the boundary rule (core/boundary.ts) before routing.
   app.use(pathGuard());
+  // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.
+  app.use(csrfGuard(ctx));
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: ["application/json", "application/*+json"] }));
   app.use(healthRoutes(ctx));
   app.use(authRoutes(ctx));

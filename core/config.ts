@@ -19,6 +19,22 @@ const optionalUrl = (protocols: string[]) =>
     }, `must be a URL with one of the schemes ${protocols.join(", ")}`)
     .optional();
 
+/** An http(s) origin (scheme, host, optional port; a trailing "/" is allowed), normalised to `URL.origin`. */
+const origin = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "http:" || u.protocol === "https:") && u.pathname === "/" && !u.search && !u.hash && !u.username && !u.password && !v.endsWith("?");
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) origin such as https://codesynapse.example.com (no path, query or credentials)")
+  .transform((v) => new URL(v).origin)
+  .optional();
+
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((v) => v === "1" || v === "true" || v === "yes");
@@ -52,6 +68,11 @@ export const configSchema = z.object({
   /** WRK-2: the largest snapshot archive `POST /api/v1/repos/{repo}/uploads` accepts, in bytes; 0 = uploads off. */
   INGEST_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
   COOKIE_SECURE: bool.default(false),
+  /**
+   * CSRF (docs/security.md): the origin the dashboard is served from. A cookie-authenticated POST/PUT/PATCH/DELETE
+   * without `Sec-Fetch-Site` must send this `Origin`; unset, the origin must name the request's own Host.
+   */
+  PUBLIC_ORIGIN: origin,
   LOGIN_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
   WORKER_POOLS: z.string().default("ingest,ai,embedding,fix,cleanup"),
   /** JOB-3: a claimed job's lease; renewed every half of it while the handler works, reclaimed once it passes. */

@@ -25,6 +25,7 @@ export const ERRORS = {
   mcp_binding_mismatch: { status: 403, message: "This MCP session is bound to another execution session or caller." },
   repo_permission_denied: { status: 403, message: "The caller lacks the repository permission this needs." },
   platform_admin_required: { status: 403, message: "Platform administrator access is required." },
+  csrf_refused: { status: 403, message: "Cross-site request refused: a signed-in browser's changes must come from this site's own pages." },
   // 404
   not_found: { status: 404, message: "Not found." },
   session_not_found: { status: 404, message: "The execution session is not registered." },

@@ -84,7 +84,7 @@ await describeEachDatabase("dashboard binding", (t) => {
     const cookie = await signIn(a);
     const web = (await identity({ cookie })).body.session_id as string;
     const ls = await t().db.selectFrom("login_sessions").select("id").where("user_id", "=", a.userId).executeTakeFirstOrThrow();
-    expect((await call(srv.url, "POST", "/api/v1/auth/logout", { headers: { cookie } })).status).toBe(204);
+    expect((await call(srv.url, "POST", "/api/v1/auth/logout", { headers: { cookie, origin: srv.url } })).status).toBe(204);
     const b = await t().db.selectFrom("session_bindings").selectAll().where("session_id", "=", web).executeTakeFirstOrThrow();
     expect([b.tombstone_reason, b.tombstoned_at === null]).toEqual(["revoked", false]);
     // Not even the principal it was recorded for (a job of that sign-in) reaches it.
