@@ -9,6 +9,8 @@ import { AppError, coerceError } from "../core/errors";
 import { MAX_ID_CHARS } from "../core/limits";
 import type { Actor, Credentials } from "../core/auth/authenticate";
 import type { Logger } from "../core/log";
+import type { RateLimits } from "../core/rate-limit";
+import type { AppContext } from "./context";
 
 export const SESSION_COOKIE = "cs_session";
 export const ORG_HEADER = "x-codesynapse-org";
@@ -44,6 +46,23 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
     throw new AppError("validation_failed", { message: `The request is not valid: ${fields.join(", ")}.`, details: { problems } });
   }
   return r.data;
+}
+
+/** The client's address (Express's `req.ip`: X-Forwarded-For only from a proxy TRUST_PROXY trusts). */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** The limits of ctx (createApp sets them). */
+export function limitsOf(ctx: AppContext): RateLimits {
+  if (!ctx.limits) throw new AppError("internal", { message: "Rate limits are not configured." });
+  return ctx.limits;
+}
+
+/** `Retry-After` for a `rate_limited` refusal (its `details.retry_after_s`). */
+export function setRetryAfter(res: Response, err: AppError): void {
+  const retry = err.details?.retry_after_s;
+  if (err.code === "rate_limited" && typeof retry === "number") res.setHeader("retry-after", String(retry));
 }
 
 export function readCookie(req: Request, name: string): string | undefined {
@@ -132,6 +151,7 @@ export function errorMiddleware(logger: Logger) {
       logger.error({ code: appErr.code, route: routeTemplate(req), cause: safeCause(appErr.cause ?? appErr) }, "request failed");
     }
     if (res.headersSent) return;
+    setRetryAfter(res, appErr);
     res.status(appErr.status).json(errorBody(appErr));
   };
 }
