@@ -10,7 +10,7 @@ import { createRateLimits } from "../core/rate-limit";
 import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
 import { csrfGuard } from "./csrf";
-import { errorMiddleware, pathGuard } from "./http";
+import { errorMiddleware, jsonBodyOnly, pathGuard } from "./http";
 import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
@@ -35,6 +35,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(pathGuard());
   // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.
   app.use(csrfGuard(ctx));
+  app.use(jsonBodyOnly());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: ["application/json", "application/*+json"] }));
   app.use(healthRoutes(ctx));
   app.use(authRoutes(ctx));

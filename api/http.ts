@@ -121,6 +121,23 @@ export function pathGuard(): RequestHandler {
   };
 }
 
+/** Routes whose body is not JSON: a snapshot upload's raw archive (api/routes/uploads.ts). */
+const RAW_BODY_ROUTES = [/^\/api\/v1\/repos\/[^/]+\/uploads\/?$/];
+
+/**
+ * Protocol hygiene: a request that carries a body (POST, PUT, PATCH, DELETE) must send it as JSON
+ * (`application/json` or `application/*+json`), except on the raw-body routes; anything else is
+ * 415 `unsupported_media_type` instead of a route running on defaults.
+ */
+export function jsonBodyOnly(): RequestHandler {
+  return (req, _res, next) => {
+    const length = req.headers["content-length"];
+    const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+    if (!hasBody || req.method === "GET" || req.method === "HEAD" || RAW_BODY_ROUTES.some((r) => r.test(req.path))) return next();
+    next(req.is(["application/json", "application/*+json"]) ? undefined : new AppError("unsupported_media_type"));
+  };
+}
+
 /** Wraps an async handler so its rejection reaches the error middleware. */
 export function route(fn: (req: Request, res: Response) => Promise<unknown> | unknown): RequestHandler {
   return (req, res, next) => {

@@ -44,6 +44,7 @@ export const ERRORS = {
   // 413
   payload_too_large: { status: 413, message: "The request body is too large." },
   // 415
+  unsupported_media_type: { status: 415, message: "The request body must be JSON (Content-Type: application/json)." },
   unsupported_archive: { status: 415, message: "The upload must be a tar, tar.gz or zip archive." },
   // 422 / 429: limits
   limit_exceeded: { status: 422, message: "A limit was reached." },
