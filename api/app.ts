@@ -6,9 +6,11 @@
  */
 import express, { type Express } from "express";
 import { AppError } from "../core/errors";
+import { createRateLimits } from "../core/rate-limit";
 import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
-import { errorMiddleware, pathGuard } from "./http";
+import { csrfGuard } from "./csrf";
+import { errorMiddleware, jsonBodyOnly, pathGuard } from "./http";
 import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
@@ -26,8 +28,14 @@ export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // The client address the rate limits key on: X-Forwarded-For only from the proxies TRUST_PROXY names.
+  app.set("trust proxy", ctx.config.TRUST_PROXY);
+  ctx.limits ??= createRateLimits(ctx.config);
   // HTTP-6: every path parameter of every route passes the boundary rule (core/boundary.ts) before routing.
   app.use(pathGuard());
+  // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.
+  app.use(csrfGuard(ctx));
+  app.use(jsonBodyOnly());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: ["application/json", "application/*+json"] }));
   app.use(healthRoutes(ctx));
   app.use(authRoutes(ctx));

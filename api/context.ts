@@ -7,6 +7,7 @@ import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
 import type { MemoryServices } from "../core/memory/services";
+import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
 import type { JobMetrics } from "../queues/metrics";
 import type { JobQueue } from "../queues/submit";
@@ -24,6 +25,8 @@ export interface AppContext {
   jobMetrics?: JobMetrics;
   /** Session cleaners the cleanup pool drives (stores register theirs, RET-1). */
   cleaners?: SessionCleaners;
+  /** Rate limits (core/rate-limit.ts); createApp builds in-process ones when absent. */
+  limits?: RateLimits;
   /** Long-lived streams closed when the process shuts down, before the server (MCP transports and their SSE streams register here). */
   closers?: Array<() => Promise<void>>;
 }

@@ -9,7 +9,8 @@
  *
  * A browser request that sends neither header is bound to its dashboard
  * session (registered on first use). A request that sends a header must name a
- * registered session: the dashboard binding is never a fallback.
+ * registered session: the dashboard binding is never a fallback, and a `web:`
+ * (dashboard) ID can never be named, by any credential.
  */
 import type { Request, RequestHandler } from "express";
 import { authenticate, authenticateWithBinding, type Actor } from "../core/auth/authenticate";
@@ -17,7 +18,7 @@ import { authorize, checkBinding, type Principal } from "../core/authorize";
 import { AppError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { isValidId, type Identity } from "../core/execution/identity";
-import { dashboardSessionId, registerSession } from "../core/registry/registry";
+import { dashboardSessionId, isDashboardId, refuseNamedDashboard, registerSession } from "../core/registry/registry";
 import type { AppContext } from "./context";
 import { credentialsOf } from "./http";
 
@@ -62,6 +63,11 @@ export async function resolveExecution(ctx: AppContext, req: Request): Promise<{
   const creds = credentialsOf(req);
   if (creds.bearer === undefined && creds.cookieToken === undefined) throw new AppError("unauthenticated");
   const named = namedSession(req);
+  if (named !== null && isDashboardId(named)) {
+    // HTTP-3: the dashboard binding is implicit only; naming one is refused for every credential (audited).
+    const actor = await authenticate(ctx.db, ctx.clock, creds);
+    return refuseNamedDashboard(ctx.db, ctx.clock, principalOf(actor), named, "headers");
+  }
   if (named !== null) {
     // One statement reads the credential, the account and the binding; the rules are checkBinding's.
     const { actor, binding } = await authenticateWithBinding(ctx.db, ctx.clock, creds, named);

@@ -9,6 +9,8 @@ import { AppError, coerceError } from "../core/errors";
 import { MAX_ID_CHARS } from "../core/limits";
 import type { Actor, Credentials } from "../core/auth/authenticate";
 import type { Logger } from "../core/log";
+import type { RateLimits } from "../core/rate-limit";
+import type { AppContext } from "./context";
 
 export const SESSION_COOKIE = "cs_session";
 export const ORG_HEADER = "x-codesynapse-org";
@@ -45,6 +47,23 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root =
     throw new AppError("validation_failed", { message: `The request is not valid: ${fields.join(", ")}.`, details: { problems } });
   }
   return r.data;
+}
+
+/** The client's address (Express's `req.ip`: X-Forwarded-For only from a proxy TRUST_PROXY trusts). */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** The limits of ctx (createApp sets them). */
+export function limitsOf(ctx: AppContext): RateLimits {
+  if (!ctx.limits) throw new AppError("internal", { message: "Rate limits are not configured." });
+  return ctx.limits;
+}
+
+/** `Retry-After` for a `rate_limited` refusal (its `details.retry_after_s`). */
+export function setRetryAfter(res: Response, err: AppError): void {
+  const retry = err.details?.retry_after_s;
+  if (err.code === "rate_limited" && typeof retry === "number") res.setHeader("retry-after", String(retry));
 }
 
 export function readCookie(req: Request, name: string): string | undefined {
@@ -103,6 +122,23 @@ export function pathGuard(): RequestHandler {
   };
 }
 
+/** Routes whose body is not JSON: a snapshot upload's raw archive (api/routes/uploads.ts). */
+const RAW_BODY_ROUTES = [/^\/api\/v1\/repos\/[^/]+\/uploads\/?$/];
+
+/**
+ * Protocol hygiene: a request that carries a body (POST, PUT, PATCH, DELETE) must send it as JSON
+ * (`application/json` or `application/*+json`), except on the raw-body routes; anything else is
+ * 415 `unsupported_media_type` instead of a route running on defaults.
+ */
+export function jsonBodyOnly(): RequestHandler {
+  return (req, _res, next) => {
+    const length = req.headers["content-length"];
+    const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+    if (!hasBody || req.method === "GET" || req.method === "HEAD" || RAW_BODY_ROUTES.some((r) => r.test(req.path))) return next();
+    next(req.is(["application/json", "application/*+json"]) ? undefined : new AppError("unsupported_media_type"));
+  };
+}
+
 /** Wraps an async handler so its rejection reaches the error middleware. */
 export function route(fn: (req: Request, res: Response) => Promise<unknown> | unknown): RequestHandler {
   return (req, res, next) => {
@@ -133,6 +169,7 @@ export function errorMiddleware(logger: Logger) {
       logger.error({ code: appErr.code, route: routeTemplate(req), cause: safeCause(appErr.cause ?? appErr) }, "request failed");
     }
     if (res.headersSent) return;
+    setRetryAfter(res, appErr);
     res.status(appErr.status).json(errorBody(appErr));
   };
 }

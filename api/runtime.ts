@@ -8,6 +8,7 @@ import type { Config } from "../core/config";
 import { createLogger, type Logger } from "../core/log";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { createApp } from "./app";
+import { createRateLimits } from "../core/rate-limit";
 import { buildMemoryServices } from "./memory";
 import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "./context";
@@ -44,6 +45,12 @@ export async function startPlatform(
   const clock = opts.clock ?? systemClock;
   const database = await openStores(config, logger);
   const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
+  if (opts.serve) {
+    // Rate limits shared by every API node through Redis when there is one (core/rate-limit.ts).
+    const limits = createRateLimits(config, { redisUrl: config.REDIS_URL, logger });
+    ctx.limits = limits;
+    ctx.closers!.push(() => limits.close());
+  }
   ctx.memory = buildMemoryServices(config, database.db, clock, logger);
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();

@@ -11,7 +11,8 @@ export type AuditAction =
   | "session.claim_refused"
   | "session.revoke"
   | "session.expire"
-  | "session.dashboard_bind";
+  | "session.dashboard_bind"
+  | "session.dashboard_refused";
 
 export interface AuditEntry {
   at: Date;

@@ -69,6 +69,8 @@ export async function authorize(
       "b.expires_at",
       "b.tombstone_reason",
       "b.tombstoned_at",
+      "b.kind as binding_kind",
+      "b.login_session_id as binding_login_session_id",
       "u.suspended_at as user_suspended_at",
       "o.suspended_at as org_suspended_at",
       "m.role as membership_role",
@@ -92,6 +94,9 @@ export async function authorize(
 
 /** What authorize's statement reads for one request (binding, accounts, repository). */
 export interface AuthorizeRow extends BindingState {
+  /** The binding's kind and, for a dashboard binding, the browser sign-in it was derived from (HTTP-3). */
+  binding_kind: string | null;
+  binding_login_session_id: string | null;
   user_suspended_at: Date | null;
   org_suspended_at: Date | null;
   membership_role: string | null;
@@ -117,6 +122,7 @@ async function applyRules(
   repo: { level: RepoLevel; looked: boolean } | undefined,
 ): Promise<Authorized> {
   const { identity, expiresAt } = await checkBinding(db, clock, p, sessionId, row);
+  checkDashboard(p, row);
   const now = clock.now();
   if (p.apiKeyId !== null && (row.key_user_id !== p.userId || row.key_revoked_at)) throw new AppError("api_key_revoked");
   if (p.loginSessionId !== null) {
@@ -144,12 +150,13 @@ async function applyRules(
  * to authorizeRow() with the request it came from.
  */
 export const AUTHORIZE_COLUMNS = [
-  "org_id", "user_id", "expires_at", "tombstone_reason", "tombstoned_at", "user_suspended_at", "org_suspended_at",
+  "org_id", "user_id", "expires_at", "tombstone_reason", "tombstoned_at", "binding_kind", "binding_login_session_id", "user_suspended_at", "org_suspended_at",
   "membership_role", "membership_suspended_at", "key_revoked_at", "key_user_id", "login_revoked_at", "login_expires_at",
   "login_user_id", "repo_id", "repo_name", "repo_org_id", "repo_level",
 ] as const satisfies ReadonlyArray<keyof AuthorizeRow>;
 
 export const AUTHORIZE_SELECT = sql`b.org_id, b.user_id, b.expires_at, b.tombstone_reason, b.tombstoned_at,
+             b.kind as binding_kind, b.login_session_id as binding_login_session_id,
              u.suspended_at as user_suspended_at, o.suspended_at as org_suspended_at,
              m.role as membership_role, m.suspended_at as membership_suspended_at,
              k.revoked_at as key_revoked_at, k.user_id as key_user_id,
@@ -244,6 +251,15 @@ export async function checkBinding(
   }
   const identity = makeIdentity({ tenant_id: p.orgId, subject_id: p.userId, session_id: sessionId, parent_session_id: sessionId });
   return { identity, expiresAt: row.expires_at };
+}
+
+/**
+ * HTTP-3, REG-8: a dashboard binding resolves only for the browser sign-in it was derived from (the
+ * binding records it): never for an API key, another sign-in of the same user or any other principal.
+ */
+function checkDashboard(p: Principal, row: Pick<AuthorizeRow, "binding_kind" | "binding_login_session_id">): void {
+  if (row.binding_kind !== "dashboard") return;
+  if (p.apiKeyId !== null || p.loginSessionId === null || row.binding_login_session_id !== p.loginSessionId) throw new AppError("session_forbidden");
 }
 
 /**

@@ -19,6 +19,39 @@ const optionalUrl = (protocols: string[]) =>
     }, `must be a URL with one of the schemes ${protocols.join(", ")}`)
     .optional();
 
+/** An http(s) origin (scheme, host, optional port; a trailing "/" is allowed), normalised to `URL.origin`. */
+const origin = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "http:" || u.protocol === "https:") && u.pathname === "/" && !u.search && !u.hash && !u.username && !u.password && !v.endsWith("?");
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) origin such as https://codesynapse.example.com (no path, query or credentials)")
+  .transform((v) => new URL(v).origin)
+  .optional();
+
+/**
+ * Express's "trust proxy" (which hops may set X-Forwarded-For, so the rate limits see the real client):
+ * unset = none (the socket address); a hop count; or a comma-separated list of loopback, linklocal,
+ * uniquelocal, IP addresses and CIDR ranges. "true" (trust every hop, so any client can forge its
+ * address) is refused.
+ */
+const PROXY_TOKEN = /^(loopback|linklocal|uniquelocal|[0-9]{1,3}(\.[0-9]{1,3}){3}(\/[0-9]{1,2})?|[0-9a-fA-F:]*:[0-9a-fA-F:.]*(\/[0-9]{1,3})?)$/;
+const trustProxy = z
+  .string()
+  .trim()
+  .refine((v) => /^[0-9]{1,2}$/.test(v) || v.split(",").every((t) => PROXY_TOKEN.test(t.trim())), "must be a hop count or a list of loopback, linklocal, uniquelocal, IPs and CIDRs")
+  .transform((v): number | string[] => (/^[0-9]{1,2}$/.test(v) ? Number(v) : v.split(",").map((t) => t.trim())))
+  .optional()
+  .transform((v): false | number | string[] => v ?? false);
+
+const count = (def: number, max = 1_000_000) => z.coerce.number().int().min(1).max(max).default(def);
+
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((v) => v === "1" || v === "true" || v === "yes");
@@ -52,6 +85,27 @@ export const configSchema = z.object({
   /** WRK-2: the largest snapshot archive `POST /api/v1/repos/{repo}/uploads` accepts, in bytes; 0 = uploads off. */
   INGEST_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
   COOKIE_SECURE: bool.default(false),
+  /**
+   * CSRF (docs/security.md): the origin the dashboard is served from. A cookie-authenticated POST/PUT/PATCH/DELETE
+   * without `Sec-Fetch-Site` must send this `Origin`; unset, the origin must name the request's own Host.
+   */
+  PUBLIC_ORIGIN: origin,
+  /** Which proxies may name the client (X-Forwarded-For) for the rate limits; see trustProxy above. */
+  TRUST_PROXY: trustProxy,
+  /**
+   * Rate limits (docs/security.md). Sign-in: consecutive failures per account+client before the first block,
+   * failures per client (any account) within the window, the first block and its cap (each further failure
+   * doubles it; a success resets the account+client count). Then registrations per organisation, uploads
+   * per session and MCP initializes per API key, per minute.
+   */
+  RATE_LIMIT_LOGIN_FAILURES: count(5, 1000),
+  RATE_LIMIT_LOGIN_IP_FAILURES: count(50),
+  RATE_LIMIT_LOGIN_WINDOW_S: count(900, 7 * 24 * 3600),
+  RATE_LIMIT_LOGIN_BLOCK_S: count(30, 24 * 3600),
+  RATE_LIMIT_LOGIN_MAX_BLOCK_S: count(900, 24 * 3600),
+  RATE_LIMIT_REGISTER_PER_MIN: count(1000),
+  RATE_LIMIT_UPLOADS_PER_MIN: count(30),
+  RATE_LIMIT_MCP_INITIALIZE_PER_MIN: count(120),
   LOGIN_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
   WORKER_POOLS: z.string().default("ingest,ai,embedding,fix,cleanup"),
   /** JOB-3: a claimed job's lease; renewed every half of it while the handler works, reclaimed once it passes. */

@@ -22,9 +22,11 @@ export const ERRORS = {
   not_a_member: { status: 403, message: "The user is not a member of this organisation." },
   org_selection_required: { status: 400, message: "Select an organisation with the X-CodeSynapse-Org header." },
   session_forbidden: { status: 403, message: "The execution session belongs to another caller." },
+  dashboard_session_named: { status: 403, message: "A dashboard session is implicit to its browser sign-in: it cannot be named or registered." },
   mcp_binding_mismatch: { status: 403, message: "This MCP session is bound to another execution session or caller." },
   repo_permission_denied: { status: 403, message: "The caller lacks the repository permission this needs." },
   platform_admin_required: { status: 403, message: "Platform administrator access is required." },
+  csrf_refused: { status: 403, message: "Cross-site request refused: a signed-in browser's changes must come from this site's own pages." },
   // 404
   not_found: { status: 404, message: "Not found." },
   session_not_found: { status: 404, message: "The execution session is not registered." },
@@ -44,10 +46,12 @@ export const ERRORS = {
   // 413
   payload_too_large: { status: 413, message: "The request body is too large." },
   // 415
+  unsupported_media_type: { status: 415, message: "The request body must be JSON (Content-Type: application/json)." },
   unsupported_archive: { status: 415, message: "The upload must be a tar, tar.gz or zip archive." },
   // 422 / 429: limits
   limit_exceeded: { status: 422, message: "A limit was reached." },
   invalid_archive: { status: 422, message: "The archive could not be read safely." },
+  rate_limited: { status: 429, message: "Too many requests; retry after the time in Retry-After." },
   // 499 / 5xx
   canceled: { status: 499, message: "The operation was canceled." },
   deadline_exceeded: { status: 504, message: "The operation's deadline passed." },

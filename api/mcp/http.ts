@@ -37,7 +37,8 @@ import { AppError, coerceError } from "../../core/errors";
 import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_TRANSPORTS } from "../../core/limits";
 import type { AppContext } from "../context";
 import { namedSession, resolveExecution } from "../execution";
-import { safeCause } from "../http";
+import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../http";
+import { authenticate } from "../../core/auth/authenticate";
 import { createMcpServer, type ToolCaller, type ToolExtra } from "./server";
 
 export const MCP_PATH = "/mcp";
@@ -74,6 +75,7 @@ function messagesOf(body: unknown): unknown[] {
 function sendError(res: Response, err: unknown, id: RequestId | null = null): void {
   const e = coerceError(err);
   if (res.headersSent) return;
+  setRetryAfter(res, e);
   res.status(e.status).json({
     jsonrpc: "2.0",
     error: { code: e.status === 401 || e.status === 403 ? -32001 : -32000, message: e.message, data: { code: e.code } },
@@ -96,6 +98,17 @@ export function mcpHttp(ctx: AppContext): McpHttp {
     if (entry.owner === undefined) entry.owner = owner;
     else if (!sameOwner(entry.owner, owner)) throw new AppError("mcp_binding_mismatch");
     return { actor, identity, expiresAt };
+  }
+
+  /** Whose initialize this is, for its rate limit: the API key (or sign-in) that authenticates, else the client address. */
+  async function initializeKey(req: Request): Promise<string> {
+    try {
+      const actor = await authenticate(ctx.db, ctx.clock, credentialsOf(req));
+      return actor.apiKeyId !== null ? `key:${actor.apiKeyId}` : `login:${actor.loginSessionId ?? actor.userId}`;
+    } catch {
+      // initialize may proceed without identity (MCP-2); an unusable credential is limited by its client.
+      return `ip:${clientIp(req)}`;
+    }
   }
 
   function sweep(now: number): void {
@@ -159,6 +172,7 @@ export function mcpHttp(ctx: AppContext): McpHttp {
     let created = false;
     try {
       if (req.headers[MCP_SESSION_HEADER] === undefined && messages.some((m) => isInitializeRequest(m))) {
+        await limitsOf(ctx).mcpInitialize.consume(await initializeKey(req));
         entry = open();
         created = true;
       } else {

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { login, logout } from "../../core/accounts/login-sessions";
 import { idString, textString } from "../../core/boundary";
 import type { AppContext } from "../context";
-import { parseWith, readCookie, route, SESSION_COOKIE } from "../http";
+import { isAppError } from "../../core/errors";
+import { clientIp, limitsOf, parseWith, readCookie, route, SESSION_COOKIE } from "../http";
 
 const LoginBody = z.strictObject({
   email: idString(320).min(3),
@@ -21,7 +22,18 @@ export function authRoutes(ctx: AppContext): Router {
     "/api/v1/auth/login",
     route(async (req, res) => {
       const body = parseWith(LoginBody, req.body);
-      const s = await login(ctx.db, ctx.clock, { ...body, ttlHours: ctx.config.LOGIN_SESSION_TTL_HOURS });
+      // Rate limits (core/rate-limit.ts): a blocked account+client or client is refused before the password is checked.
+      const limits = limitsOf(ctx).login;
+      const ip = clientIp(req);
+      await limits.check(body.email, ip);
+      let s: Awaited<ReturnType<typeof login>>;
+      try {
+        s = await login(ctx.db, ctx.clock, { ...body, ttlHours: ctx.config.LOGIN_SESSION_TTL_HOURS });
+      } catch (err) {
+        if (isAppError(err, "invalid_credentials")) await limits.failed(body.email, ip);
+        throw err;
+      }
+      await limits.succeeded(body.email, ip);
       res.cookie(SESSION_COOKIE, s.token, {
         httpOnly: true,
         sameSite: "strict",

@@ -12,7 +12,7 @@ import type { Identity } from "../../core/execution/identity";
 import { requireActor } from "../auth";
 import type { AppContext } from "../context";
 import { executionOf, principalOf, requireExecution } from "../execution";
-import { actorOf, parseWith, route } from "../http";
+import { actorOf, limitsOf, parseWith, route } from "../http";
 
 const RegisterBody = z.strictObject({ session_id: z.string().max(1024) });
 
@@ -31,6 +31,7 @@ export function executionRoutes(ctx: AppContext): Router {
     requireActor(ctx),
     route(async (req, res) => {
       const actor = actorOf(req);
+      await limitsOf(ctx).registrations.consume(actor.orgId);
       const { session_id } = parseWith(RegisterBody, req.body);
       const { binding, created } = await registerSession(ctx.db, ctx.clock, principalOf(actor), session_id);
       const identity = {

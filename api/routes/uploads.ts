@@ -16,7 +16,7 @@ import { AppError } from "../../core/errors";
 import { discardUpload, listUploads, storeUpload } from "../../core/ingest/uploads";
 import type { AppContext } from "../context";
 import { executionOf, requireExecution } from "../execution";
-import { route } from "../http";
+import { limitsOf, route } from "../http";
 
 export function uploadRoutes(ctx: AppContext): Router {
   const r = Router();
@@ -52,6 +52,11 @@ export function uploadRoutes(ctx: AppContext): Router {
     "/api/v1/repos/:repo/uploads",
     requireExecution(ctx),
     (_req, _res, next) => next(limit === 0 ? new AppError("forbidden", { message: "Snapshot uploads are turned off on this server." }) : undefined),
+    // Uploads per session (core/rate-limit.ts), before the body is read.
+    (req, _res, next) => {
+      const { identity } = executionOf(req);
+      limitsOf(ctx).uploads.consume(`${identity.tenant_id}:${identity.session_id}`).then(() => next(), next);
+    },
     repoWrite,
     express.raw({ type: () => true, limit: Math.max(1, limit) }),
     route(async (req, res) => {

@@ -4,7 +4,9 @@
 import { AppError } from "../errors";
 import { hashPassword, randomId, randomToken, sha256Hex, verifyPassword } from "../crypto";
 import type { Clock } from "../clock";
+import { endDashboardBindings } from "../registry/registry";
 import type { Db } from "../../db/schema";
+import { inTransaction } from "../../db/transaction";
 
 // Spent on unknown emails too, so response time does not reveal which exist.
 let dummyHash: Promise<string> | undefined;
@@ -35,11 +37,16 @@ export async function login(
   return { token, expiresAt, userId: user.id };
 }
 
+/** Ends the sign-in and, in the same transaction, its dashboard bindings (HTTP-3: unreachable at once). */
 export async function logout(db: Db, clock: Clock, token: string): Promise<void> {
-  await db
-    .updateTable("login_sessions")
-    .set({ revoked_at: clock.now() })
-    .where("token_hash", "=", sha256Hex(token))
-    .where("revoked_at", "is", null)
-    .execute();
+  await inTransaction(db, async (tx) => {
+    const ended = await tx
+      .updateTable("login_sessions")
+      .set({ revoked_at: clock.now() })
+      .where("token_hash", "=", sha256Hex(token))
+      .where("revoked_at", "is", null)
+      .returning(["id", "user_id"])
+      .executeTakeFirst();
+    if (ended) await endDashboardBindings(tx, clock, { id: ended.id, userId: ended.user_id });
+  });
 }

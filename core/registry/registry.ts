@@ -38,6 +38,25 @@ export interface Registration {
   created: boolean;
 }
 
+/** HTTP-3: the prefix reserved for dashboard bindings; a runtime can neither register nor name such an ID. */
+export const DASHBOARD_PREFIX = "web:";
+
+export function isDashboardId(sessionId: string): boolean {
+  return sessionId.startsWith(DASHBOARD_PREFIX);
+}
+
+/**
+ * A dashboard ID named where only the implicit binding may use it (execution headers, registration):
+ * audited without the ID (a SHA-256 of it), then refused with `dashboard_session_named`.
+ */
+export async function refuseNamedDashboard(db: Db | Tx, clock: Clock, p: Principal, sessionId: string, where: "headers" | "register"): Promise<never> {
+  await audit(db, {
+    at: clock.now(), orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.dashboard_refused", outcome: "refused",
+    sessionTarget: null, details: { where, credential: p.apiKeyId !== null ? "api_key" : "browser", target_sha256: sha256Hex(sessionId) },
+  });
+  throw new AppError("dashboard_session_named");
+}
+
 export async function findBinding(db: Db | Tx, sessionId: string): Promise<SessionBinding | undefined> {
   return db.selectFrom("session_bindings").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
 }
@@ -72,6 +91,8 @@ export async function registerSession(
 ): Promise<Registration> {
   if (!isValidId(sessionId)) throw new AppError("invalid_identity", { details: { field: "session_id" } });
   const kind = opts.kind ?? "runtime";
+  if (kind === "runtime" && isDashboardId(sessionId)) return refuseNamedDashboard(db, clock, p, sessionId, "register");
+  if (kind === "dashboard" && (!isDashboardId(sessionId) || p.loginSessionId === null)) throw new AppError("invalid_identity", { details: { field: "session_id" } });
   const result = await inTransaction(db, async (tx) => {
     const now = clock.now();
     // Serialise registrations per organisation (quota checks below).
@@ -161,6 +182,29 @@ export async function revokeSession(db: Db, clock: Clock, p: Principal & { role:
     .executeTakeFirst();
   await audit(db, { at: now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.revoke", outcome: "ok", sessionTarget: sessionId });
   return updated ?? (await findBinding(db, sessionId))!;
+}
+
+/**
+ * Sign-out (HTTP-3): tombstones, as revoked, every live dashboard binding of that browser sign-in, so
+ * it is unreachable at once by every path (requests, MCP, jobs). Returns the IDs it ended.
+ */
+export async function endDashboardBindings(db: Db | Tx, clock: Clock, login: { id: string; userId: string }): Promise<string[]> {
+  const now = clock.now();
+  const rows = await db
+    .updateTable("session_bindings")
+    .set({ tombstoned_at: now, tombstone_reason: "revoked" })
+    .where("kind", "=", "dashboard")
+    .where("login_session_id", "=", login.id)
+    .where("tombstoned_at", "is", null)
+    .returning(["session_id", "org_id"])
+    .execute();
+  for (const r of rows) {
+    await audit(db, {
+      at: now, orgId: r.org_id, actorUserId: login.userId, actorKeyId: null, action: "session.revoke", outcome: "ok",
+      sessionTarget: r.session_id, details: { reason: "logout" },
+    });
+  }
+  return rows.map((r) => r.session_id);
 }
 
 /** The cleanup pool's step: tombstones up to `limit` bindings whose deadline passed. Returns how many. */

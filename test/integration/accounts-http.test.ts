@@ -71,7 +71,7 @@ await describeEachDatabase("accounts over HTTP", (t) => {
     const me = await call(srv.url, "GET", "/api/v1/me", { headers: { cookie } });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ user: { id: a.userId }, organization: { id: a.orgId }, auth: "browser" });
-    expect((await call(srv.url, "POST", "/api/v1/auth/logout", { headers: { cookie } })).status).toBe(204);
+    expect((await call(srv.url, "POST", "/api/v1/auth/logout", { headers: { cookie, origin: srv.url } })).status).toBe(204);
     const after = await call(srv.url, "GET", "/api/v1/me", { headers: { cookie } });
     expect([after.status, after.body.error.code]).toEqual([401, "login_session_ended"]);
   });
