@@ -9,6 +9,7 @@ export const ERRORS = {
   invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
   invalid_identity: { status: 400, message: "The execution identity is not valid." },
   unknown_command: { status: 400, message: "There is no such command; the usage (on stderr) lists them." },
+  mcp_protocol_unsupported: { status: 400, message: "The MCP-Protocol-Version header names a protocol version this server does not support." },
   // 401
   unauthenticated: { status: 401, message: "Authentication is required." },
   invalid_credentials: { status: 401, message: "The credentials are not valid." },

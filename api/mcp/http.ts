@@ -32,7 +32,7 @@ import { randomUUID } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { isInitializeRequest, isJSONRPCRequest, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, coerceError } from "../../core/errors";
 import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_TRANSPORTS } from "../../core/limits";
 import type { AppContext } from "../context";
@@ -66,6 +66,17 @@ export interface McpHttp {
   /** Open transports (for tests and shutdown). */
   readonly size: number;
   closeAll(): Promise<void>;
+}
+
+/**
+ * The SDK's transport answers an unsupported MCP-Protocol-Version with the header quoted (and reports
+ * it to onerror the same way): checked here first, as our stable error with fixed text.
+ */
+function checkProtocolVersion(req: Request): void {
+  const v = req.headers["mcp-protocol-version"];
+  if (v !== undefined && (typeof v !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(v))) {
+    throw new AppError("mcp_protocol_unsupported", { details: { supported: SUPPORTED_PROTOCOL_VERSIONS } });
+  }
 }
 
 function messagesOf(body: unknown): unknown[] {
@@ -150,7 +161,8 @@ export function mcpHttp(ctx: AppContext): McpHttp {
       const sid = transport.sessionId;
       if (sid !== undefined && entries.get(sid) === entry) entries.delete(sid);
     };
-    transport.onerror = (err) => ctx.logger.warn({ cause: safeCause(err) }, "mcp transport error");
+    // The SDK's messages can quote request text (headers, bodies): only the error's name reaches the log.
+    transport.onerror = (err) => ctx.logger.warn({ cause: { name: err.name } }, "mcp transport error");
     return entry;
   }
 
@@ -176,6 +188,7 @@ export function mcpHttp(ctx: AppContext): McpHttp {
         entry = open();
         created = true;
       } else {
+        checkProtocolVersion(req);
         entry = lookup(req);
       }
     } catch (err) {
@@ -212,6 +225,7 @@ export function mcpHttp(ctx: AppContext): McpHttp {
   async function handleStream(req: Request, res: Response): Promise<void> {
     let entry: Entry;
     try {
+      checkProtocolVersion(req);
       entry = lookup(req);
       if (entry.owner !== undefined || namedSession(req) !== null) await admit(entry, req);
     } catch (err) {
