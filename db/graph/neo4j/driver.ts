@@ -17,7 +17,15 @@ export interface Neo4jOptions {
 
 export function openNeo4j(opts: Neo4jOptions): Driver {
   const auth = opts.password ? neo4j.auth.basic(opts.user ?? "neo4j", opts.password) : undefined;
-  return neo4j.driver(opts.url, auth, { disableLosslessIntegers: true, maxConnectionPoolSize: 50, connectionAcquisitionTimeout: 30_000 });
+  // A server that is away answers within seconds, not the driver's 30 s of retries: a request is
+  // answered 503 dependency_unavailable promptly, and the caller (or the job's retry) tries again.
+  return neo4j.driver(opts.url, auth, {
+    disableLosslessIntegers: true,
+    maxConnectionPoolSize: 50,
+    connectionAcquisitionTimeout: 30_000,
+    connectionTimeout: 5_000,
+    maxTransactionRetryTime: 3_000,
+  });
 }
 
 /** An integer parameter (Cypher refuses floats for LIMIT; stored counters stay integers). */
