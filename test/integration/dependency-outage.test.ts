@@ -17,8 +17,8 @@ import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { waitFor } from "../support/jobs";
-import { describeWithService, hostPort, probeService } from "../support/services";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+import { describeWithService, probeService } from "../support/services";
+import { proxyFor, type TcpProxy } from "../support/tcp-proxy";
 
 const pgStatus = await probeService("postgres");
 const redisStatus = await probeService("redis");
@@ -32,12 +32,9 @@ describeWithService(pgStatus, "the API through a database outage [postgres]", ()
   beforeAll(async () => {
     database = await openTestDatabase("postgres");
     const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]!.s;
-    const { host, port } = hostPort(pgStatus.url!, 5432);
-    proxy = await startTcpProxy(host, port);
-    const url = new URL(pgStatus.url!);
-    url.hostname = proxy.host;
-    url.port = String(proxy.port);
-    proxied = await openDatabase({ url: url.toString(), schema, poolSize: 4 });
+    const through = await proxyFor(pgStatus.url!, 5432);
+    proxy = through.proxy;
+    proxied = await openDatabase({ url: through.url, schema, poolSize: 4 });
     const ctx = testContext(proxied.db);
     if (redisStatus.available) {
       const { queue } = createJobQueue({ db: proxied.db, clock: ctx.clock, logger: ctx.logger, registry: new JobRegistry(), redisUrl: redisStatus.url!, bullPrefix: "cs-readyz" });

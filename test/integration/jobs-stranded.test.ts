@@ -27,8 +27,8 @@ import { defineHandler } from "../../workers/handler";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { effectsOf, ensureEffectsTable, startTestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
-import { describeWithService, hostPort, probeService } from "../support/services";
-import { startTcpProxy } from "../support/tcp-proxy";
+import { describeWithService, probeService } from "../support/services";
+import { proxyFor } from "../support/tcp-proxy";
 
 const clock = systemClock;
 const pgStatus = await probeService("postgres");
@@ -154,13 +154,9 @@ describeWithService(pgStatus, "no job stranded [postgres]", () => {
     it.runIf(available(p))(`[${p} dispatch] claims that fail while the database is unreachable: every job completes once it is back`, async () => {
       const db = database.db;
       const bull = bullFor(p);
-      const { host, port } = hostPort(pgStatus.url!, 5432);
-      const proxy = await startTcpProxy(host, port);
-      const proxied = new URL(pgStatus.url!);
-      proxied.hostname = proxy.host;
-      proxied.port = String(proxy.port);
+      const { proxy, url: proxied } = await proxyFor(pgStatus.url!, 5432);
       // The worker reaches PostgreSQL only through the proxy; the submitter reaches it directly.
-      const workerDb: OpenDatabase = await openDatabase({ url: proxied.toString(), schema, poolSize: 4 });
+      const workerDb: OpenDatabase = await openDatabase({ url: proxied, schema, poolSize: 4 });
       const kind = `test.unreachable.${p}`;
       const th = await startTestHost(workerDb, [quickHandler(kind)], { ...(bull ? { bull } : {}), leaseMs: LEASE_MS, reconcileMs: RECONCILE_MS, staleMs: STALE_MS });
       const submit = dispatcherFor(bull, db);

@@ -9,8 +9,8 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { listenResilient } from "../../db/pg-listener";
 import { waitFor } from "../support/jobs";
-import { describeWithService, hostPort, probeService } from "../support/services";
-import { startTcpProxy } from "../support/tcp-proxy";
+import { describeWithService, probeService } from "../support/services";
+import { proxyFor } from "../support/tcp-proxy";
 
 const pgStatus = await probeService("postgres");
 
@@ -49,12 +49,8 @@ describeWithService(pgStatus, "LISTEN reconnects [postgres]", () => {
   });
 
   it("reconnects once the server is reachable again after an outage; after unlisten it stays away", async () => {
-    const { host, port } = hostPort(pgStatus.url!, 5432);
-    const proxy = await startTcpProxy(host, port);
-    const url = new URL(pgStatus.url!);
-    url.hostname = proxy.host;
-    url.port = String(proxy.port);
-    const l = await listener(url.toString());
+    const { proxy, url } = await proxyFor(pgStatus.url!, 5432);
+    const l = await listener(url);
     try {
       await proxy.cut(); // drops the listener's connection; its reconnects are refused
       await new Promise((r) => setTimeout(r, 2_000));

@@ -63,3 +63,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     close: stop,
   };
 }
+
+/** A proxy in front of the server a URL names, and the same URL pointed through it. */
+export async function proxyFor(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = await startTcpProxy(target.hostname, target.port ? Number(target.port) : defaultPort);
+  const through = new URL(url);
+  through.hostname = proxy.host;
+  through.port = String(proxy.port);
+  return { proxy, url: through.toString() };
+}
