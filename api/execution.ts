@@ -13,8 +13,8 @@
  * (dashboard) ID can never be named, by any credential.
  */
 import type { Request, RequestHandler } from "express";
-import { authenticate, authenticateWithBinding, type Actor } from "../core/auth/authenticate";
-import { authorize, checkBinding, type Principal } from "../core/authorize";
+import { authenticate, authenticateFor, type Actor } from "../core/auth/authenticate";
+import { authorize, type Principal } from "../core/authorize";
 import { AppError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { isValidId, type Identity } from "../core/execution/identity";
@@ -69,9 +69,8 @@ export async function resolveExecution(ctx: AppContext, req: Request): Promise<{
     return refuseNamedDashboard(ctx.db, ctx.clock, principalOf(actor), named, "headers");
   }
   if (named !== null) {
-    // One statement reads the credential, the account and the binding; the rules are checkBinding's.
-    const { actor, binding } = await authenticateWithBinding(ctx.db, ctx.clock, creds, named);
-    return { actor, ...(await checkBinding(ctx.db, ctx.clock, actor, named, binding)) };
+    // One statement reads the credential, the account and the binding (core/authorize.ts).
+    return authenticateFor(ctx.db, ctx.clock, creds, named);
   }
   const actor = await authenticate(ctx.db, ctx.clock, creds);
   const principal = principalOf(actor);

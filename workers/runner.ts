@@ -22,7 +22,7 @@
  * that lost its lease writes nothing at all.
  */
 import { randomUUID } from "node:crypto";
-import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest, type AuthorizeRow, type Authorized, type Principal } from "../core/authorize";
+import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest, type AuthRow, type Authorized, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import { AppError, coerceError, type ErrorCode } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
@@ -175,7 +175,7 @@ export class JobRunner {
    * `onHandlerDone`: called once, when the handler has returned (before the persist step)
    * or, if it never ran, when the job ends.
    */
-  async run(row: JobRow, preAuth?: AuthorizeRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
+  async run(row: JobRow, preAuth?: AuthRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
     const started = performance.now();
     const token = row.lease_token;
     if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");
@@ -231,7 +231,7 @@ export class JobRunner {
     token: string,
     signal: AbortSignal,
     leaseLost: AbortSignal,
-    preAuth: AuthorizeRow | undefined,
+    preAuth: AuthRow | undefined,
     freeSlot: () => void,
   ): Promise<JobOutcomeLabel> {
     const { db, clock } = this.o;

@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import { PREPARE } from "../../db/database";
 import type { Db } from "../../db/schema";
-import { AUTHORIZE_COLUMNS, AUTHORIZE_JOINS, AUTHORIZE_SELECT, type AuthorizeRow } from "../../core/authorize";
+import { AUTHORIZE_COLUMNS, AUTHORIZE_READ, type AuthRow } from "../../core/authorize";
 import type { JobRow } from "../jobs";
 
 export interface ClaimOptions {
@@ -29,14 +29,14 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
 export interface CheckedClaim {
   row: JobRow;
   /** Absent for rows without a complete principal (system jobs, broken rows): the runner decides. */
-  auth?: AuthorizeRow;
+  auth?: AuthRow;
 }
 
 /**
  * claimJobsChecked: the same claim, and in the SAME statement (one round trip,
  * one commit) the recheck-before-work read of every claimed row with an
- * identity: authorize()'s joins over (session_id, tenant_id, actor_user_id,
- * api_key_id, login_session_id, repo_id). Nothing is decided here; the runner
+ * identity: authorize()'s own statement (AUTHORIZE_READ) over the recorded
+ * (session_id, tenant_id, actor_user_id, api_key_id, login_session_id, repo_id). Nothing is decided here; the runner
  * applies authorize()'s rules to that row (authorizeRow) before any work. The
  * read happens after the claim's lock was taken and before the handler starts,
  * exactly where a separate recheck statement would have run — one round trip
@@ -78,17 +78,14 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
   const authCols = sql.join(AUTHORIZE_COLUMNS.map((c) => sql`a.${sql.ref(c)} as ${sql.ref(AUTH_PREFIX + c)}`));
   const r = await sql<Record<string, unknown>>`${update},
     q as (
-      select id as job_id, session_id, tenant_id as org_id, actor_user_id as user_id, api_key_id, login_session_id,
+      select id as i, session_id, tenant_id as org_id, actor_user_id as user_id, api_key_id, null::text as key_prefix,
+             login_session_id, null::text as login_token_hash,
              case when length(repo_id) between 1 and 128 then repo_id end as repo_ref
         from claimed
        where not system and session_id is not null and tenant_id is not null and actor_user_id is not null
-    ), a as (
-      select q.job_id, ${AUTHORIZE_SELECT}
-        from q
-        ${AUTHORIZE_JOINS}
-    )
-    select c.*, a.job_id as auth_job_id, ${authCols}
-      from claimed c left join a on a.job_id = c.id`.execute(db);
+    ), a as (${AUTHORIZE_READ})
+    select c.*, a.i as auth_job_id, ${authCols}
+      from claimed c left join a on a.i = c.id`.execute(db);
   return r.rows.map((raw) => {
     const row: Record<string, unknown> = {};
     const auth: Record<string, unknown> = {};
@@ -98,6 +95,6 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
     }
     const hasAuth = auth.job_id !== null && auth.job_id !== undefined;
     delete auth.job_id;
-    return hasAuth ? { row: row as unknown as JobRow, auth: auth as unknown as AuthorizeRow } : { row: row as unknown as JobRow };
+    return hasAuth ? { row: row as unknown as JobRow, auth: auth as unknown as AuthRow } : { row: row as unknown as JobRow };
   });
 }

@@ -87,9 +87,10 @@ await describeEachDatabase("dashboard binding", (t) => {
     expect((await call(srv.url, "POST", "/api/v1/auth/logout", { headers: { cookie, origin: srv.url } })).status).toBe(204);
     const b = await t().db.selectFrom("session_bindings").selectAll().where("session_id", "=", web).executeTakeFirstOrThrow();
     expect([b.tombstone_reason, b.tombstoned_at === null]).toEqual(["revoked", false]);
-    // Not even the principal it was recorded for (a job of that sign-in) reaches it.
+    // Not even the principal it was recorded for (a job of that sign-in) reaches it: its credential
+    // ended with it, and who asks is settled before what they ask for (core/authorize-rules.ts).
     const owner = { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: ls.id };
-    await expect(authorize(t().db, clock, owner, web)).rejects.toMatchObject({ code: "session_revoked" });
+    await expect(authorize(t().db, clock, owner, web)).rejects.toMatchObject({ code: "login_session_ended" });
     expect((await identity({ cookie })).status).toBe(401);
     const r = await identity(executionHeaders(a.apiKey, web));
     expect([r.status, r.body.error.code]).toEqual([403, "dashboard_session_named"]);
