@@ -42,6 +42,10 @@ export const MAX_RECALL_LIMIT = 50;
 export const MAX_RECALL_QUERY_CHARS = 2048;
 /** HTTP-4: promotion takes 1..50 fact ids. */
 export const MAX_PROMOTE_FACT_IDS = 50;
+/** Repository graph reads: nodes per search, hops and edges per subgraph. */
+export const MAX_GRAPH_SEARCH_LIMIT = 200;
+export const MAX_SUBGRAPH_DEPTH = 3;
+export const MAX_SUBGRAPH_EDGES = 500;
 /** VEC-3: the lexical candidate pool for one recall (bounded BM25). */
 export const MAX_BM25_DOCUMENTS = 4096;
 /** OFF-1: offload bounds (turns per request, chars per turn and per request, pending batches per process). */

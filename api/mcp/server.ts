@@ -24,7 +24,9 @@
  * (`unknown_tool`). The SDK's own tools/call handler answers the last two in
  * plain text (`MCP error -32602: …`, quoting the request), so ours replaces
  * it; the SDK still lists the tools (tools/list) from what registerTool got.
- * Tool bodies call the same core/ functions as the REST routes.
+ * Catalog operations (ops/catalog.ts) become tools through tools/operations.ts, running the
+ * very `runOperation` their REST routes run; the job tools still call the same core/ and
+ * queues/ functions as their routes.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -38,10 +40,9 @@ import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
 import type { AppContext } from "../context";
-import { registerIdentityTools } from "./tools/identity";
 import { registerJobSubmitTools } from "./tools/job-submit";
 import { registerJobTools } from "./tools/jobs";
-import { registerMemoryTools } from "./tools/memory";
+import { registerOperationTools } from "./tools/operations";
 
 export const MCP_SERVER_NAME = "codesynapse";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -143,8 +144,7 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
     );
   };
 
-  registerIdentityTools(define);
-  registerMemoryTools(define);
+  registerOperationTools(define);
   registerJobTools(define);
   registerJobSubmitTools(define);
 

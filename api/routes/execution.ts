@@ -1,5 +1,5 @@
 /**
- * Session registration and the identity check (REG-2, REG-5, HTTP-1a).
+ * Session registration and revocation (REG-2, REG-5); the identity check (HTTP-1a) is a catalog operation (ops/identity.ts).
  * Registration is a control-plane call: it needs credentials, not execution headers.
  */
 import { Router, type Response } from "express";
@@ -11,7 +11,7 @@ import { MEMORY_PURGE_BATCH } from "../../core/limits";
 import type { Identity } from "../../core/execution/identity";
 import { requireActor } from "../auth";
 import type { AppContext } from "../context";
-import { executionOf, principalOf, requireExecution } from "../execution";
+import { principalOf } from "../execution";
 import { actorOf, limitsOf, parseWith, route } from "../http";
 
 const RegisterBody = z.strictObject({ session_id: z.string().max(1024) });
@@ -58,14 +58,6 @@ export function executionRoutes(ctx: AppContext): Router {
         await cleanSession(ctx.cleaners, target, ctx.logger, { limit: MEMORY_PURGE_BATCH, batches: 1 });
       }
       res.status(204).end();
-    }),
-  );
-  r.get(
-    "/api/v1/execution/identity",
-    requireExecution(ctx),
-    route((req, res) => {
-      const e = executionOf(req);
-      sendIdentity(res, 200, e.identity, e.expiresAt);
     }),
   );
   return r;

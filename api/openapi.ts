@@ -1,0 +1,131 @@
+/**
+ * The OpenAPI 3.1 document, generated from the operation catalog
+ * (ops/catalog.ts) — the same schemas the REST mounter validates with
+ * (api/operations.ts), so the reference cannot drift from the routes. Served at
+ * GET /api/openapi.json. JSON Schema comes from zod's own `z.toJSONSchema`
+ * (draft 2020-12, the dialect OpenAPI 3.1 uses); rules JSON Schema cannot say
+ * (the boundary rule's refinements) are described in prose.
+ */
+import { Router } from "express";
+import { z } from "zod";
+import { ERRORS } from "../core/errors";
+import { CATALOG } from "../ops/catalog";
+import type { HttpBinding, Operation } from "../ops/operation";
+import { clientFields, pathParams } from "./operations";
+import { PARENT_HEADER, SESSION_HEADER } from "./execution";
+import { MCP_SERVER_VERSION } from "./mcp/server";
+
+type Json = Record<string, unknown>;
+
+function schemaOf(s: z.ZodType, io: "input" | "output"): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Json;
+  return rest;
+}
+
+/** `/api/v1/repos/:repo/x` → `/api/v1/repos/{repo}/x`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, "{$1}");
+}
+
+function operationId(op: Operation, b: HttpBinding): string {
+  const fixed = Object.values(b.fixed ?? {});
+  return fixed.length > 0 ? `${op.name}.${fixed.join(".")}` : op.name;
+}
+
+const ERROR_BODY = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", enum: Object.keys(ERRORS), description: "Stable; the message is fixed text for that code." },
+        message: { type: "string" },
+        details: { type: "object", description: "Safe structured details: limit names, field paths, never IDs or user text." },
+      },
+    },
+  },
+};
+
+const SESSION_PARAMS = [SESSION_HEADER, PARENT_HEADER].map((name) => ({
+  name: name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()),
+  in: "header",
+  required: true,
+  description: "The registered primary session of the chat thread; both headers carry the same value (HTTP-1).",
+  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+}));
+
+function operationObject(op: Operation, b: HttpBinding): Json {
+  const fields = clientFields(op, b.path, b.fixed);
+  const parameters: Json[] = pathParams(b.path).map((name) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: schemaOf(op.input[name] as z.ZodType, "input"),
+    ...((op.input[name] as z.ZodType).description ? { description: (op.input[name] as z.ZodType).description } : {}),
+  }));
+  if (b.method === "get") {
+    for (const [name, s] of Object.entries(fields.shape)) {
+      const field = s as z.ZodType;
+      parameters.push({ name, in: "query", required: !field.safeParse(undefined).success, schema: schemaOf(field, "input"), ...(field.description ? { description: field.description } : {}) });
+    }
+  }
+  parameters.push(...SESSION_PARAMS);
+  const status = String(b.status ?? (op.output === null ? 204 : 200));
+  const success = op.output === null ? { description: "Done; no body." } : { description: op.title, content: { "application/json": { schema: schemaOf(op.output, "output") } } };
+  const hasBody = b.method !== "get" && Object.keys(fields.shape).length > 0;
+  return {
+    operationId: operationId(op, b),
+    summary: op.title,
+    description: op.description + (op.mcp ? `\n\nMCP tool: \`${op.mcp.tool}\`.` : "") + (op.level ? `\n\nNeeds \`${op.level}\` permission on the repository.` : ""),
+    tags: [op.name.split(".")[0]],
+    parameters,
+    ...(hasBody ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(fields, "input") } } } } : {}),
+    responses: {
+      [status]: success,
+      default: { description: "A refusal or failure with a stable code.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+    },
+  };
+}
+
+export function openApiDocument(catalog: readonly Operation[] = CATALOG): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of catalog) {
+    for (const b of op.http ?? []) {
+      const p = openApiPath(b.path);
+      paths[p] = { ...paths[p], [b.method]: operationObject(op, b) };
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "CodeSynapse execution platform",
+      version: MCP_SERVER_VERSION,
+      description:
+        "Every operation runs as the execution identity of one registered chat-thread session: authenticate with an API key " +
+        "(`Authorization: Bearer csk_…`) or a browser sign-in, and name the session in both execution headers.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ apiKey: [] }, { signIn: [] }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "An API key (`codesynapse admin create-key`)." },
+        signIn: { type: "apiKey", in: "cookie", name: "cs_session", description: "A browser sign-in (POST /api/v1/auth/login)." },
+      },
+      schemas: { Error: ERROR_BODY },
+    },
+    paths,
+  };
+}
+
+/** GET /api/openapi.json: public (it describes, it grants nothing), built once. */
+export function openApiRoutes(catalog: readonly Operation[] = CATALOG): Router {
+  const r = Router();
+  let doc: string | undefined;
+  r.get("/api/openapi.json", (_req, res) => {
+    doc ??= JSON.stringify(openApiDocument(catalog));
+    res.type("application/json").send(doc);
+  });
+  return r;
+}

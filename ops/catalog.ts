@@ -1,0 +1,32 @@
+/**
+ * The catalog: every operation the REST and MCP mounters serve and the
+ * OpenAPI document describes, in the order the reference lists them.
+ */
+import { getIdentity } from "./identity";
+import {
+  clearSessionMemory,
+  indexRepositoryMemory,
+  offloadTurns,
+  promoteSessionFacts,
+  querySubgraph,
+  readSessionMemory,
+  recallContext,
+  searchGraphNodes,
+  upsertGraphTriples,
+  upsertSessionFacts,
+} from "./memory";
+import type { Operation } from "./operation";
+
+export const CATALOG: readonly Operation<any, any>[] = [
+  getIdentity,
+  recallContext,
+  offloadTurns,
+  upsertSessionFacts,
+  readSessionMemory,
+  clearSessionMemory,
+  promoteSessionFacts,
+  upsertGraphTriples,
+  indexRepositoryMemory,
+  searchGraphNodes,
+  querySubgraph,
+];

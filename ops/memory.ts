@@ -1,0 +1,243 @@
+/**
+ * Session and repository memory operations (HTTP-4, HTTP-4a, HTTP-4b, MCP-1,
+ * MCP-1a, MCP-4). Each takes `repo` (id, or name in the caller's
+ * organisation) and declares the repository permission it needs. The session
+ * namespace is the repository; the session is the caller's registered primary
+ * session — never an argument, never the MCP transport ID.
+ */
+import { z } from "zod";
+import { authorize } from "../core/authorize";
+import { idString, textString } from "../core/boundary";
+import { AppError } from "../core/errors";
+import {
+  MAX_EMBED_BATCH,
+  MAX_ENTITY_NAME_CHARS,
+  MAX_GRAPH_SEARCH_LIMIT,
+  MAX_MEMORY_READ_LIMIT,
+  MAX_OFFLOAD_TURNS,
+  MAX_OFFLOAD_TURN_CHARS,
+  MAX_PROMOTE_FACT_IDS,
+  MAX_SUBGRAPH_DEPTH,
+  MAX_SUBGRAPH_EDGES,
+} from "../core/limits";
+import type { MemoryScope } from "../core/memory/engine";
+import type { MemoryServices } from "../core/memory/services";
+import { defineOperation, type OpCall } from "./operation";
+import { factIds, factView, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
+
+const SESSION = "/api/v1/repos/:repo/session-memory";
+const REPOSITORY = "/api/v1/repos/:repo/memory";
+
+export function memoryOf(call: OpCall): MemoryServices {
+  const m = call.services.memory;
+  if (!m) throw new AppError("unavailable", { message: "Memory is not configured." });
+  return m;
+}
+
+/** The caller's session-memory scope in the resolved repository. */
+function scopeOf(call: OpCall): MemoryScope {
+  return { identity: call.auth.identity, ns: call.repo!.repoId, expiresAt: call.auth.expiresAt };
+}
+
+export const recallContext = defineOperation({
+  name: "memory.recall",
+  title: "Recall context",
+  description:
+    "Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository " +
+    '(nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory ' +
+    "shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.",
+  input: {
+    repo: repoRef,
+    query: recallQuery,
+    limit: recallLimit,
+    memory_scope: z.enum(["session", "repository"]).default("session").describe('"session" (default): this thread only; "repository": durable shared memory.'),
+  },
+  output: recallResults,
+  level: "read",
+  http: [
+    { method: "post", path: `${SESSION}/recall`, fixed: { memory_scope: "session" } },
+    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository" } },
+  ],
+  mcp: { tool: "recall_context", readOnly: true },
+  async run(call, input) {
+    const m = memoryOf(call);
+    const q = { query: input.query, limit: input.limit };
+    if (input.memory_scope === "repository") return m.repository.recall(call.auth.identity, call.repo!.repoId, q);
+    return m.sessions.recall(scopeOf(call), q);
+  },
+});
+
+export const offloadTurns = defineOperation({
+  name: "session_memory.offload",
+  title: "Offload conversation turns",
+  description:
+    "Hands recent conversation turns to the local memory extractor, which stores the facts it finds in THIS thread's session " +
+    "memory for the repository (never in shared repository memory). Turns are redacted before they are queued, held only in " +
+    `memory, and processed in the background; answers {accepted: n} at once. At most ${MAX_OFFLOAD_TURNS} turns of ${MAX_OFFLOAD_TURN_CHARS} characters.`,
+  input: {
+    repo: repoRef,
+    turns: z
+      .array(z.strictObject({ role: z.enum(["user", "assistant", "tool"]), content: textString(MAX_OFFLOAD_TURN_CHARS) }))
+      .min(1)
+      .max(MAX_OFFLOAD_TURNS)
+      .describe('Turns like {"role": "user", "content": "..."}.'),
+  },
+  output: z.object({ accepted: z.number().int() }),
+  level: "read",
+  http: [{ method: "post", path: `${SESSION}/offload`, status: 202 }],
+  mcp: { tool: "offload_turns" },
+  async run(call, input) {
+    const { db, clock } = call.services;
+    const { principal } = call;
+    const sessionId = call.auth.identity.session_id;
+    const repoId = call.repo!.repoId;
+    // OFF-2: authorization is run again from the rows before the extracted facts are stored.
+    const recheck = async (): Promise<MemoryScope> => {
+      const a = await authorize(db, clock, principal, sessionId, { repo: { ref: repoId, level: "read" } });
+      return { identity: a.identity, ns: a.repo!.repoId, expiresAt: a.expiresAt };
+    };
+    await memoryOf(call).offload.submit(scopeOf(call), input.turns, recheck);
+    return { accepted: input.turns.length };
+  },
+});
+
+export const upsertSessionFacts = defineOperation({
+  name: "session_memory.upsert",
+  title: "Remember facts for this thread",
+  description:
+    "Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). " +
+    "Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate, object_id}], revision}. " +
+    "Use promote_session_facts to copy chosen facts into durable repository memory.",
+  input: { repo: repoRef, triples, source },
+  output: z.object({ facts: z.array(factIds), revision: z.number().int() }),
+  level: "read",
+  http: [{ method: "post", path: SESSION }],
+  mcp: { tool: "upsert_session_facts" },
+  run: async (call, input) => memoryOf(call).sessions.upsert(scopeOf(call), { triples: input.triples, source: input.source }),
+});
+
+export const readSessionMemory = defineOperation({
+  name: "session_memory.read",
+  title: "Read this thread's memory",
+  description:
+    "Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a " +
+    "case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject, predicate, object}], revision}.",
+  input: {
+    repo: repoRef,
+    q: textString(MAX_ENTITY_NAME_CHARS).optional().describe("Only entities and facts whose names, types or predicate contain this text."),
+    limit: z.number().int().min(1).max(MAX_MEMORY_READ_LIMIT).optional().describe(`At most this many entities and facts (default 100).`),
+  },
+  output: z.object({
+    entities: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), aliases: z.array(z.string()) })),
+    facts: z.array(factView.extend({ source: z.string().optional() })),
+    revision: z.number().int(),
+  }),
+  level: "read",
+  http: [{ method: "get", path: SESSION }],
+  mcp: { tool: "read_session_memory", readOnly: true },
+  async run(call, input) {
+    const out = await memoryOf(call).sessions.read(scopeOf(call), { q: input.q, limit: input.limit });
+    return { entities: out.entities, facts: out.facts, revision: out.revision };
+  },
+});
+
+export const clearSessionMemory = defineOperation({
+  name: "session_memory.clear",
+  title: "Clear this thread's memory",
+  description: "Deletes THIS chat thread's session memory for the repository and closes the namespace.",
+  input: { repo: repoRef },
+  output: null,
+  level: "read",
+  http: [{ method: "delete", path: SESSION }],
+  async run(call) {
+    await memoryOf(call).sessions.clear(scopeOf(call));
+    return null;
+  },
+});
+
+export const promoteSessionFacts = defineOperation({
+  name: "session_memory.promote",
+  title: "Promote session facts",
+  description:
+    `Copies 1-${MAX_PROMOTE_FACT_IDS} of THIS thread's session facts (by fact_id) into the durable repository memory, ` +
+    "recording this thread as their origin. Needs write permission on the repository. The session facts stay. " +
+    "All or nothing: an ID that is not a fact of this thread's memory refuses the call. Answers {promoted: [repository fact ids]}.",
+  input: { repo: repoRef, fact_ids: z.array(idString()).min(1).max(MAX_PROMOTE_FACT_IDS).describe("fact_id values from this thread's session memory.") },
+  output: z.object({ promoted: z.array(z.string()) }),
+  level: "write",
+  http: [{ method: "post", path: `${SESSION}/promote` }],
+  mcp: { tool: "promote_session_facts" },
+  async run(call, input) {
+    const m = memoryOf(call);
+    return m.repository.promote(m.sessions, scopeOf(call), input.fact_ids);
+  },
+});
+
+export const upsertGraphTriples = defineOperation({
+  name: "repository_memory.upsert",
+  title: "Write durable repository facts",
+  description:
+    "Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the repository; each new " +
+    "record notes this thread as origin_session_id. Needs write permission. For thread-private notes use upsert_session_facts. " +
+    "Answers {facts: [{fact_id, subject_id, predicate, object_id}]}.",
+  input: { repo: repoRef, triples, source },
+  output: z.object({ facts: z.array(factIds) }),
+  level: "write",
+  http: [{ method: "post", path: `${REPOSITORY}/triples` }],
+  mcp: { tool: "upsert_graph_triples" },
+  run: async (call, input) => memoryOf(call).repository.upsertTriples(call.auth.identity, call.repo!.repoId, { triples: input.triples, source: input.source }),
+});
+
+export const indexRepositoryMemory = defineOperation({
+  name: "repository_memory.index",
+  title: "Embed repository memory",
+  description: `Embeds one bounded batch (1-${MAX_EMBED_BATCH}) of the repository memory's facts not yet embedded, under this execution. Answers {indexed, remaining}.`,
+  input: { repo: repoRef, batch: z.number().int().min(1).max(MAX_EMBED_BATCH).optional() },
+  output: z.object({ indexed: z.number().int(), remaining: z.boolean() }),
+  level: "write",
+  http: [{ method: "post", path: `${REPOSITORY}/index` }],
+  run: async (call, input) => memoryOf(call).repository.index(call.auth.identity, call.repo!.repoId, input.batch),
+});
+
+export const searchGraphNodes = defineOperation({
+  name: "repository_memory.search_nodes",
+  title: "Search repository graph nodes",
+  description:
+    "Finds nodes of the repository's durable graph (code symbols, files and memory entities) whose name contains every word " +
+    "of the query, case-insensitive. Answers {nodes: [{id, label, name, type, origin_session_id}]}; use a node id with query_subgraph.",
+  input: {
+    repo: repoRef,
+    query: textString(MAX_ENTITY_NAME_CHARS).min(1).describe("Words the node name must contain."),
+    limit: z.number().int().min(1).max(MAX_GRAPH_SEARCH_LIMIT).optional().describe("At most this many nodes (default 20)."),
+  },
+  output: z.object({ nodes: z.array(repoNode) }),
+  level: "read",
+  http: [{ method: "get", path: `${REPOSITORY}/nodes` }],
+  mcp: { tool: "search_graph_nodes", readOnly: true },
+  run: async (call, input) => ({ nodes: await memoryOf(call).repository.searchNodes(call.repo!.repoId, input.query, input.limit ?? 20) }),
+});
+
+export const querySubgraph = defineOperation({
+  name: "repository_memory.subgraph",
+  title: "Explore the repository graph around a node",
+  description:
+    `Returns a node of the repository's durable graph and everything within \`depth\` hops in both directions (1-${MAX_SUBGRAPH_DEPTH}, default 1), ` +
+    "at most `limit` edges (default 100). Answers {nodes: [...], edges: [{id, label, src, predicate, dst, origin_session_id}]}.",
+  input: {
+    repo: repoRef,
+    node_id: idString(MAX_ENTITY_NAME_CHARS).describe("A node id from search_graph_nodes or a fact's subject/object id."),
+    depth: z.number().int().min(1).max(MAX_SUBGRAPH_DEPTH).optional(),
+    limit: z.number().int().min(1).max(MAX_SUBGRAPH_EDGES).optional(),
+  },
+  output: z.object({
+    nodes: z.array(repoNode),
+    edges: z.array(z.object({ id: z.string(), label: z.string(), src: z.string(), predicate: z.string(), dst: z.string(), origin_session_id: z.string().nullable() })),
+  }),
+  level: "read",
+  http: [{ method: "get", path: `${REPOSITORY}/subgraph` }],
+  mcp: { tool: "query_subgraph", readOnly: true },
+  async run(call, input) {
+    const g = await memoryOf(call).repository.querySubgraph(call.repo!.repoId, input.node_id, input.depth ?? 1, input.limit ?? 100);
+    return { nodes: g.nodes, edges: g.edges };
+  },
+});
