@@ -3,7 +3,8 @@
 # `npm run build` bundles into dist/; no TypeScript, no tsx, no dev dependency.
 # See docs/deployment.md.
 #
-#   docker build -t codesynapse:0.1.0 .        (or: podman build …)
+#   docker build -t codesynapse:0.1.0 .
+#   podman build --format docker -t codesynapse:0.1.0 .   (podman's OCI default drops HEALTHCHECK)
 #
 # Behind a TLS-intercepting proxy, mount its CA bundle and name it for npm (the build
 # stages only; nothing of it reaches the image):
