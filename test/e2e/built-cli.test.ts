@@ -36,7 +36,8 @@ const LAUNCHER = path.join(STAGE, "bin/codesynapse.js");
 const CLI = path.join(STAGE, "dist/cli.js");
 const HEALTHCHECK = path.join(STAGE, "dist/healthcheck.js");
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<RunResult> {
+// Generous bounds: an embedded PGlite opens in seconds, but minutes on a 2-core machine other test runs load.
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [file, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -55,7 +56,7 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 9
 }
 
 /** Starts a built server command; resolves on its "listening" line (`serve`, `start`) or "worker pools started" (`worker`). */
-function startBuilt(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Started> {
+function startBuilt(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { LOG_LEVEL: "info", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -96,7 +97,7 @@ function startBuilt(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000)
 }
 
 async function settled(url: string, headers: Record<string, string>, jobId: string): Promise<any> {
-  for (const deadline = Date.now() + 90_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
     const j = await call(url, "GET", `/api/v1/jobs/${jobId}`, { headers });
     if (!["queued", "running"].includes(j.body?.status)) return j.body;
   }
@@ -122,7 +123,7 @@ beforeAll(async () => {
   const built = await run(path.join(ROOT, "scripts/build.mjs"), ["--outdir", path.join(STAGE, "dist")], process.env);
   expect(built.code, built.stderr).toBe(0);
   expect(built.stdout).toMatch(/^built .*dist\/ \(\d+ modules, \d+ KiB of JavaScript\)/);
-}, 120_000);
+}, 240_000);
 afterAll(() => rmSync(STAGE, { recursive: true, force: true }));
 
 describe("the built CLI on the embedded default", () => {
@@ -145,7 +146,7 @@ describe("the built CLI on the embedded default", () => {
     const migrate = await run(LAUNCHER, ["migrate"], env);
     expect(migrate.code, migrate.stderr).toBe(0);
     expect(migrate.stdout).toContain("migrations: up to date");
-  }, 120_000);
+  }, 300_000);
 
   it("start serves from dist/: health, readiness, the healthcheck, an ingest by the bundled pools, secretlint, MCP over stdio, SIGTERM", async () => {
     const { org_id } = await admin("create-org", "--name", "Built");
@@ -200,7 +201,7 @@ describe("the built CLI on the embedded default", () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
-  }, 420_000); // seven process start-ups and an ingest on a loaded 2-core machine
+  }, 900_000); // seven process start-ups and an ingest on a loaded 2-core machine
 });
 
 const pgStatus = await probeService("postgres");
@@ -250,5 +251,5 @@ describeWithService(pgStatus, "the built CLI on PostgreSQL and Redis: serve and 
       expect(await worker.stop()).toBe(0);
       expect(await api.stop()).toBe(0);
     }
-  }, 300_000);
+  }, 600_000);
 });
