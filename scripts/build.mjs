@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: bundles the TypeScript into dist/ with esbuild, so a
+ * deployment runs plain JavaScript on Node (no tsx, no type stripping).
+ *
+ * Why a bundler and not tsc: the sources import each other without file
+ * extensions (`from "../runtime"`), which Node's ESM loader does not resolve;
+ * esbuild resolves them at build time. Only our own code is bundled: every
+ * package under node_modules stays an external import (`packages: "external"`),
+ * so native and optional dependencies, and packages that load files beside
+ * themselves at run time (PGlite's wasm and data bundle, secretlint's rules),
+ * load from node_modules exactly as in development.
+ *
+ * Entry points: dist/cli.js (every command: start, serve, worker, mcp, migrate,
+ * admin) and dist/healthcheck.js (the container HEALTHCHECK). Code splitting
+ * keeps lazily imported modules (the stdio MCP forwarder) in their own chunks,
+ * loaded only when their command runs, as in the sources.
+ *
+ *   node scripts/build.mjs [--outdir DIR]   (default: dist)
+ */
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values } = parseArgs({ options: { outdir: { type: "string" } } });
+const outdir = path.resolve(root, values.outdir ?? "dist");
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { cli: "api/cli/main.ts", healthcheck: "scripts/healthcheck.ts" },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+  // Chunk names carry a content hash; the entry names stay fixed for bin/ and the Dockerfile.
+  chunkNames: "chunks/[name]-[hash]",
+  legalComments: "none",
+  metafile: true,
+  logLevel: "warning",
+});
+const bytes = Object.entries(result.metafile.outputs)
+  .filter(([file]) => file.endsWith(".js"))
+  .reduce((n, [, o]) => n + o.bytes, 0);
+process.stdout.write(`built ${path.relative(root, outdir) || "."}/ (${Object.keys(result.metafile.inputs).length} modules, ${(bytes / 1024).toFixed(0)} KiB of JavaScript)\n`);

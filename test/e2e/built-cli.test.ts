@@ -1,0 +1,255 @@
+/**
+ * The production build, run as a deployment runs it: `scripts/build.mjs` bundles
+ * into a staged layout (bin/ and dist/ only, no TypeScript beside them, the
+ * packages resolved from node_modules as in the image), and every command runs
+ * with plain `node`, never tsx:
+ * - embedded default: migrate through the launcher (which must pick dist/),
+ *   the admin CLI, `start` (API and every pool in one process) serving
+ *   /healthz and /readyz, the container healthcheck, an upload ingested by
+ *   the bundled pools, secretlint masking a token only its rules know, the
+ *   stdio MCP server, and a graceful SIGTERM;
+ * - PostgreSQL and Redis: `serve` and a separate `worker --pools` process,
+ *   the ingest job run by the worker process.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, copyFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { openDatabase } from "../../db/database";
+import { fixtureTar } from "../support/archives";
+import { FIXTURE_FILES } from "../support/fixture-repo";
+import { seedAccount } from "../support/fixtures";
+import { call, registerThread } from "../support/http";
+import { cleanEnv, type RunResult, type Started } from "../support/process";
+import { startPrivateRedis, type PrivateRedis } from "../support/private-redis";
+import { describeWithService, probeService } from "../support/services";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+// Inside the checkout (test/artifacts/ is ignored), so the bundle's package imports resolve from its node_modules.
+const STAGE = path.join(ROOT, "test/artifacts", `built-cli-${process.pid}`);
+const LAUNCHER = path.join(STAGE, "bin/codesynapse.js");
+const CLI = path.join(STAGE, "dist/cli.js");
+const HEALTHCHECK = path.join(STAGE, "dist/healthcheck.js");
+
+// Generous bounds: an embedded PGlite opens in seconds, but minutes on a 2-core machine other test runs load.
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`timed out: ${args.join(" ")}\n${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts a built server command; resolves on its "listening" line (`serve`, `start`) or "worker pools started" (`worker`). */
+function startBuilt(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { LOG_LEVEL: "info", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${args[0]} did not start:\n${out}`));
+    }, timeoutMs);
+    const stop = () =>
+      new Promise<number | null>((res) => {
+        if (child.exitCode !== null) return res(child.exitCode);
+        child.once("exit", (code) => res(code));
+        child.kill("SIGTERM");
+      });
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      for (const line of out.split("\n")) {
+        const listening = line.includes('"msg":"listening"');
+        if (!listening && !(args[0] === "worker" && line.includes('"msg":"worker pools started"'))) continue;
+        try {
+          const url = listening ? (JSON.parse(line).url as string) : "";
+          clearTimeout(timer);
+          child.stdout!.off("data", onData);
+          child.stdout!.on("data", (more: Buffer) => (out += more.toString()));
+          resolve({ child, url, output: () => out, stop });
+          return;
+        } catch {
+          /* partial line */
+        }
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+async function settled(url: string, headers: Record<string, string>, jobId: string): Promise<any> {
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const j = await call(url, "GET", `/api/v1/jobs/${jobId}`, { headers });
+    if (!["queued", "running"].includes(j.body?.status)) return j.body;
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+/** Uploads the fixture repository and ingests it; returns the finished job. */
+async function ingestFixture(url: string, headers: Record<string, string>, repo: string): Promise<any> {
+  const up = await call(url, "POST", `/api/v1/repos/${repo}/uploads`, { headers, rawBody: await fixtureTar(FIXTURE_FILES) });
+  expect(up.status, up.text).toBe(201);
+  const ingest = await call(url, "POST", `/api/v1/repos/${repo}/ingest`, { headers, body: { upload_id: up.body.upload_id } });
+  expect(ingest.status, ingest.text).toBe(202);
+  return settled(url, headers, ingest.body.job_id);
+}
+
+const listFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+
+beforeAll(async () => {
+  rmSync(STAGE, { recursive: true, force: true });
+  mkdirSync(path.join(STAGE, "bin"), { recursive: true });
+  copyFileSync(path.join(ROOT, "bin/codesynapse.js"), LAUNCHER);
+  const built = await run(path.join(ROOT, "scripts/build.mjs"), ["--outdir", path.join(STAGE, "dist")], process.env);
+  expect(built.code, built.stderr).toBe(0);
+  expect(built.stdout).toMatch(/^built .*dist\/ \(\d+ modules, \d+ KiB of JavaScript\)/);
+}, 240_000);
+afterAll(() => rmSync(STAGE, { recursive: true, force: true }));
+
+describe("the built CLI on the embedded default", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-built-"));
+  const env = cleanEnv({ CODESYNAPSE_DATA_DIR: dataDir });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const admin = async (...args: string[]): Promise<any> => {
+    const r = await run(CLI, ["admin", ...args, "--json"], env);
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout.trim());
+  };
+
+  it("the build holds JavaScript only; the launcher beside it runs dist/ and migrates", async () => {
+    const files = listFiles(STAGE).map((f) => path.relative(STAGE, f));
+    expect(files).toContain("dist/cli.js");
+    expect(files.filter((f) => /\.(ts|mts|cts)$/.test(f))).toEqual([]);
+    expect(existsSync(path.join(STAGE, "api"))).toBe(false);
+
+    const migrate = await run(LAUNCHER, ["migrate"], env);
+    expect(migrate.code, migrate.stderr).toBe(0);
+    expect(migrate.stdout).toContain("migrations: up to date");
+  }, 300_000);
+
+  it("start serves from dist/: health, readiness, the healthcheck, an ingest by the bundled pools, secretlint, MCP over stdio, SIGTERM", async () => {
+    const { org_id } = await admin("create-org", "--name", "Built");
+    const { user_id } = await admin("create-user", "--email", "ops@built.test", "--password", "a long passphrase");
+    await admin("add-member", "--org", org_id, "--user", user_id, "--role", "owner");
+    const { api_key } = await admin("create-api-key", "--org", org_id, "--user", user_id);
+    const { repo_id } = await admin("create-repo", "--org", org_id, "--name", "built");
+    expect(await admin("grant", "--repo", repo_id, "--user", user_id, "--level", "write")).toMatchObject({ level: "write" });
+
+    const server = await startBuilt(["start"], env);
+    try {
+      expect((await call(server.url, "GET", "/healthz")).status).toBe(200);
+      expect(await call(server.url, "GET", "/readyz")).toMatchObject({ status: 200, body: { status: "ready", checks: { database: "ok" } } });
+      const port = new URL(server.url).port;
+      expect((await run(HEALTHCHECK, [port], env)).code).toBe(0);
+      // Nothing listens on the port a worker would use here: the check fails, naming the port.
+      const down = await run(HEALTHCHECK, ["1"], env);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toContain("port 1");
+
+      const { session, headers } = await registerThread(server.url, api_key, "built-thread-1");
+      expect(await ingestFixture(server.url, headers, "built")).toMatchObject({ status: "succeeded", result: { source: "upload", files: Object.keys(FIXTURE_FILES).length } });
+
+      // A Linear API key: the regex table does not know the format, secretlint's preset does.
+      const linear = ["lin_api_", "Zq8x".repeat(10)].join("");
+      const w = await call(server.url, "POST", `/api/v1/repos/${repo_id}/session-memory`, {
+        headers,
+        body: { triples: [{ subject: "Deployer", predicate: "uses", object: "LinearClient" }], source: `ci env: LINEAR=${linear}` },
+      });
+      expect(w.status, w.text).toBe(200);
+      const read = await call(server.url, "GET", `/api/v1/repos/${repo_id}/session-memory?limit=100`, { headers });
+      expect(read.status).toBe(200);
+      expect(read.text).toContain("LinearClient");
+      expect(read.text).not.toContain(linear);
+      expect(server.output()).not.toContain(linear);
+
+      const client = new Client({ name: "built-cli-test", version: "1.0.0" });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, "mcp"],
+          env: { PATH: process.env.PATH ?? "", CODESYNAPSE_URL: server.url, CODESYNAPSE_API_KEY: api_key, CODESYNAPSE_SESSION_ID: session, CODESYNAPSE_PARENT_SESSION_ID: session },
+          stderr: "pipe",
+        }),
+      );
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["submit_ingest", "submit_ai_task"]));
+      } finally {
+        await client.close();
+      }
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 900_000); // seven process start-ups and an ingest on a loaded 2-core machine
+});
+
+const pgStatus = await probeService("postgres");
+
+describeWithService(pgStatus, "the built CLI on PostgreSQL and Redis: serve and a separate worker process", () => {
+  const database = `cs_built_${randomBytes(6).toString("hex")}`;
+  let url = "";
+  let redis: PrivateRedis | undefined;
+
+  beforeAll(async () => {
+    // A private redis-server: the queue names are the platform's, and on the shared one another suite's worker could take these messages.
+    redis = await startPrivateRedis();
+    const adminClient = new pg.Client({ connectionString: pgStatus.url });
+    await adminClient.connect();
+    await adminClient.query(`create database ${database}`);
+    await adminClient.end();
+    const u = new URL(pgStatus.url!);
+    u.pathname = `/${database}`;
+    url = u.toString();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    const adminClient = new pg.Client({ connectionString: pgStatus.url });
+    await adminClient.connect();
+    await adminClient.query(`drop database if exists ${database} with (force)`);
+    await adminClient.end();
+  });
+
+  it("migrate, serve and worker --pools run from dist/; the worker process runs the ingest", async () => {
+    // The API runs no pools: only the worker process can finish the job.
+    const env = cleanEnv({ DATABASE_URL: url, REDIS_URL: redis!.url });
+    const migrate = await run(CLI, ["migrate"], env);
+    expect(migrate.code, migrate.stderr).toBe(0);
+
+    const db = await openDatabase({ url });
+    const account = await seedAccount(db.db, { repoLevel: "write" });
+    await db.close();
+
+    const api = await startBuilt(["serve"], env);
+    const worker = await startBuilt(["worker", "--pools", "ingest,embedding"], env);
+    try {
+      expect(await call(api.url, "GET", "/readyz")).toMatchObject({ status: 200, body: { checks: { database: "ok", redis: "ok" } } });
+      const { headers } = await registerThread(api.url, account.apiKey);
+      expect(await ingestFixture(api.url, headers, account.repoName)).toMatchObject({ status: "succeeded", result: { source: "upload" } });
+      expect(worker.output()).toContain('"pools":["ingest","embedding"]');
+    } finally {
+      expect(await worker.stop()).toBe(0);
+      expect(await api.stop()).toBe(0);
+    }
+  }, 600_000);
+});
