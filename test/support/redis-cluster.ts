@@ -68,6 +68,11 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     );
     procs.set(port, child);
   }
+  // A test that times out may never reach stop(): the nodes end with the test process.
+  const reap = () => {
+    for (const c of procs.values()) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  };
+  process.once("exit", reap);
   for (const port of ports) {
     const deadline = Date.now() + 15_000;
     while (!(await tcpReachable("127.0.0.1", port, 300))) {
@@ -120,6 +125,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
         child.kill("SIGKILL");
       }),
     async stop() {
+      process.off("exit", reap);
       await Promise.all(
         [...procs.values()].map(
           (child) =>
