@@ -57,7 +57,7 @@ export async function startPlatform(
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
   cleaners.register(uploadsCleaner(database.db));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
-  const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL });
+  const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
   ctx.cleaners = cleaners;

@@ -4,19 +4,25 @@
  * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
  * BENCH_ONLY=identity,recall,stores,jobs selects some (BENCH_JOBS_ONLY=cs-pg,…
- * the systems of the jobs table).
+ * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
+ * (or `scale-curve`), only those run; these two are never part of the default set (they take minutes).
  */
 import { benchIdentity, printIdentity } from "./identity";
 import { benchJobs, printJobs } from "./jobs";
 import { benchRecall, printRecall } from "./recall";
 import { benchStores, printStores } from "./stores";
+import { benchRegistryScale } from "./registry-scale";
+import { benchScaleCurve } from "./scale-curve";
 
 process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL;
-const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
+const named = process.argv.slice(2).flatMap((a) => a.split(",")).filter(Boolean);
+const only = named.length > 0 ? named : (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
 const want = (name: string) => only.length === 0 || only.includes(name);
 
 if (want("identity")) printIdentity(await benchIdentity());
 if (want("recall")) printRecall(await benchRecall());
 if (want("stores")) printStores(await benchStores());
 if (want("jobs")) printJobs(await benchJobs());
+if (only.includes("registry-scale")) await benchRegistryScale();
+if (only.includes("scale-curve")) await benchScaleCurve();
 process.exit(process.exitCode ?? 0);

@@ -50,6 +50,15 @@ const trustProxy = z
   .optional()
   .transform((v): false | number | string[] => v ?? false);
 
+/** Redis Cluster seed nodes: comma-separated `host:port` (any of the cluster's nodes; the client discovers the rest). */
+const clusterNodes = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((v) => v.split(",").every((t) => /^[A-Za-z0-9.-]+:[0-9]{1,5}$/.test(t.trim())), "must be a comma-separated list of host:port")
+  .transform((v) => v.split(",").map((t) => t.trim()))
+  .optional();
+
 const count = (def: number, max = 1_000_000) => z.coerce.number().int().min(1).max(max).default(def);
 
 const bool = z
@@ -62,6 +71,7 @@ export const configSchema = z.object({
   CODESYNAPSE_DATA_DIR: z.string().min(1).default("./.codesynapse"),
   DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
   REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+  REDIS_CLUSTER_NODES: clusterNodes,
   MEMORY_STORE: z.enum(["postgres", "neo4j", "hugegraph"]).default("postgres"),
   VECTOR_INDEX: z.enum(["local", "milvus"]).default("local"),
   NEO4J_URL: optionalUrl(["bolt:", "neo4j:", "bolt+s:", "neo4j+s:"]),

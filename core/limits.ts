@@ -64,6 +64,10 @@ export const MEMORY_PURGE_BATCH = 500;
 export const MCP_MAX_TRANSPORTS = 4096;
 /** MCP-2: a transport idle this long is closed; the client initializes again and re-presents its binding. */
 export const MCP_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** MCP-2: the stored `initialize` params of one MCP session (replayed to rebuild it on another API node), serialized. */
+export const MCP_MAX_INIT_BYTES = 16 * 1024;
+/** MCP-2: durable MCP sessions idle past MCP_IDLE_TIMEOUT_MS removed per sweep batch. */
+export const MCP_SWEEP_BATCH = 1000;
 /** WRK-2: one ingest snapshot — files walked, bytes read in all, bytes read per file, directory depth, symbols per file. */
 export const INGEST_MAX_FILES = 5000;
 export const INGEST_MAX_TOTAL_BYTES = 32 * 1024 * 1024;

@@ -107,6 +107,18 @@ export interface Database extends MemoryTables {
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
   ingest_uploads: IngestUploadsTable;
+  mcp_sessions: McpSessionsTable;
+}
+
+/** MCP Streamable HTTP sessions (api/mcp/session-store.ts): keyed by the hash of the transport ID. */
+export interface McpSessionsTable {
+  id_hash: string;
+  init: unknown;
+  owner_org_id: string | null;
+  owner_user_id: string | null;
+  owner_session_id: string | null;
+  created_at: Date;
+  last_seen_at: Date;
 }
 
 /** Uploaded snapshot archives (WRK-2), owned by the uploading execution identity. */

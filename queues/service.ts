@@ -1,6 +1,6 @@
 /**
- * Builds the job queue the configuration names (JOB-2): BullMQ when REDIS_URL
- * is set, otherwise dispatch straight from the PostgreSQL/PGlite rows.
+ * Builds the job queue the configuration names (JOB-2): BullMQ when REDIS_CLUSTER_NODES
+ * or REDIS_URL is set, otherwise dispatch straight from the PostgreSQL/PGlite rows.
  */
 import type { Clock } from "../core/clock";
 import type { Logger } from "../core/log";
@@ -16,8 +16,18 @@ export interface QueueSetup {
   bull: BullOptions | undefined;
 }
 
-export function createJobQueue(o: { db: Db; clock: Clock; logger: Logger; registry: JobRegistry; redisUrl?: string | undefined; bullPrefix?: string }): QueueSetup {
-  const bull = o.redisUrl ? { url: o.redisUrl, ...(o.bullPrefix ? { prefix: o.bullPrefix } : {}) } : undefined;
+export function createJobQueue(o: {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  registry: JobRegistry;
+  redisUrl?: string | undefined;
+  /** Redis Cluster seed nodes; when given, BullMQ runs on the cluster (REDIS_URL is then not used for dispatch). */
+  redisCluster?: readonly string[] | undefined;
+  bullPrefix?: string;
+}): QueueSetup {
+  const target = o.redisCluster && o.redisCluster.length > 0 ? { cluster: o.redisCluster } : o.redisUrl ? { url: o.redisUrl } : undefined;
+  const bull = target ? { ...target, ...(o.bullPrefix ? { prefix: o.bullPrefix } : {}) } : undefined;
   const dispatcher: Dispatcher = bull ? new BullMqDispatcher(bull) : new PostgresDispatcher(o.db);
   return { queue: { db: o.db, clock: o.clock, registry: o.registry, dispatcher, logger: o.logger }, bull };
 }

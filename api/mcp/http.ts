@@ -1,61 +1,67 @@
 /**
- * MCP over Streamable HTTP at `/mcp` (MCP-2).
+ * MCP over Streamable HTTP at `/mcp` (MCP-2), on any number of API nodes.
  *
- * State: one entry per MCP transport session, in a map filled on
- * `onsessioninitialized` and emptied on the transport's `onclose`. Each entry
- * remembers the owner (organisation, user, primary session) it was bound to,
- * and the callers resolved for the tool calls now in flight.
+ * State: every MCP transport session is a durable row (api/mcp/session-store.ts: the
+ * client's initialize params and the owner), and each node keeps a cache of live SDK
+ * transports in a map filled on `onsessioninitialized` and emptied on the transport's
+ * `onclose`. A request for a session this node has not seen (initialized on another node,
+ * or before this node restarted) rebuilds it: a fresh transport whose session ID generator
+ * yields the known ID and a fresh server, given the stored `initialize` once (`hydrate`).
+ * Every request renews the row (`touch`); a session that ended (DELETE) or idled out is
+ * 404 on every node and its cached transport is closed.
  *
  * Per request, before the SDK sees it:
- *   - no `Mcp-Session-Id`: only an `initialize` POST (it creates the entry);
+ *   - no `Mcp-Session-Id`: only an `initialize` POST (it creates the session);
  *     an unknown ID is 404;
- *   - the entry is UNBOUND: a request that needs identity (any JSON-RPC
+ *   - the session is UNBOUND: a request that needs identity (any JSON-RPC
  *     request other than initialize / ping / tools/list — i.e. tools/call) or
  *     that names a session is resolved with `resolveExecution` (exactly the
  *     REST middleware's resolution: credentials, headers, binding, account
  *     state) and its (org, user, session) becomes the owner — first
- *     resolution binds;
- *   - the entry is BOUND: EVERY request on it (POST of any method, GET/SSE,
- *     resume, DELETE) is resolved again and must name the same owner; another
- *     primary session or another caller is refused (`mcp_binding_mismatch`),
- *     and so is a request without the binding;
+ *     resolution binds, in the durable row, once for every node;
+ *   - the session is BOUND: EVERY request on it (POST of any method, GET/SSE,
+ *     resume, DELETE), on whichever node, is resolved again and must name the
+ *     same owner; another primary session or another caller is refused
+ *     (`mcp_binding_mismatch`), and so is a request without the binding;
  *   - each tools/call is handed, by its JSON-RPC id, the caller resolved on
  *     its own HTTP request; the tool (api/mcp/server.ts) refuses to run
  *     without one. So every tool call rechecks membership, suspension, key
  *     status and binding state, and a revocation stops the next call.
+ * What stays with one node: an open SSE stream (GET, or a POST's response stream) and
+ * the in-flight callers of that node's requests. See docs/mcp.md.
  * The MCP transport session ID is a connection handle only: it never selects
- * memory and never stands in for the primary session (ID-5).
+ * memory and never stands in for the primary session (ID-5), and only its hash is stored.
  * Errors are JSON-RPC errors with the platform's HTTP status and stable
  * `data.code`; they never echo the rejected ID.
  */
 import { randomUUID } from "node:crypto";
+import { getRequestListener } from "@hono/node-server";
 import { Router, type Request, type Response } from "express";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, coerceError } from "../../core/errors";
-import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_TRANSPORTS } from "../../core/limits";
+import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_INIT_BYTES, MCP_MAX_TRANSPORTS, MCP_SWEEP_BATCH } from "../../core/limits";
 import type { AppContext } from "../context";
 import { namedSession, resolveExecution } from "../execution";
 import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../http";
 import { authenticate } from "../../core/auth/authenticate";
 import { createMcpServer, type ToolCaller, type ToolExtra } from "./server";
+import { postgresMcpSessionStore, type McpOwner, type McpSessionRecord, type McpSessionStore } from "./session-store";
 
 export const MCP_PATH = "/mcp";
 const MCP_SESSION_HEADER = "mcp-session-id";
 /** Requests that may run on a transport with no identity bound yet. */
 const OPEN_METHODS = new Set(["initialize", "ping", "tools/list"]);
-
-interface Owner {
-  readonly orgId: string;
-  readonly userId: string;
-  readonly sessionId: string;
-}
+/** How often a node deletes idled-out sessions and closes cached transports that ended elsewhere. */
+const SWEEP_INTERVAL_MS = 60_000;
 
 interface Entry {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
-  owner: Owner | undefined;
+  /** The Mcp-Session-Id, once the transport has one. */
+  sid: string | undefined;
+  owner: McpOwner | undefined;
   lastSeen: number;
   /** Callers resolved for in-flight tools/call requests, by JSON-RPC id. */
   readonly pending: Map<RequestId, ToolCaller>;
@@ -63,8 +69,9 @@ interface Entry {
 
 export interface McpHttp {
   router: Router;
-  /** Open transports (for tests and shutdown). */
+  /** Transports open on this node (for tests and shutdown). */
   readonly size: number;
+  /** Closes this node's transports and their streams; the sessions live on for other nodes. */
   closeAll(): Promise<void>;
 }
 
@@ -94,20 +101,40 @@ function sendError(res: Response, err: unknown, id: RequestId | null = null): vo
   });
 }
 
-function sameOwner(a: Owner, b: Owner): boolean {
+function sameOwner(a: McpOwner, b: McpOwner): boolean {
   return a.orgId === b.orgId && a.userId === b.userId && a.sessionId === b.sessionId;
 }
 
-export function mcpHttp(ctx: AppContext): McpHttp {
-  const entries = new Map<string, Entry>();
+const notFound = () => new AppError("not_found", { message: "The MCP session does not exist or has ended; initialize again." });
 
-  /** Resolves the request's execution and binds or checks the entry's owner. */
+/** Hands an express request to the SDK's web-standard transport, as the SDK's Node transport does (parsed body passed on). */
+async function serveWith(transport: WebStandardStreamableHTTPServerTransport, req: Request, res: Response): Promise<void> {
+  const parsedBody: unknown = req.body;
+  const listener = getRequestListener((webReq) => transport.handleRequest(webReq, { parsedBody }), { overrideGlobalObjects: false });
+  await listener(req, res);
+}
+
+export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSessionStore(ctx.db)): McpHttp {
+  const entries = new Map<string, Entry>();
+  /** Sessions being rebuilt on this node: concurrent requests for one share the rebuild. */
+  const hydrating = new Map<string, Promise<Entry>>();
+
+  /** Resolves the request's execution and binds or checks the session's owner. */
   async function admit(entry: Entry, req: Request): Promise<ToolCaller> {
     const { actor, identity, expiresAt } = await resolveExecution(ctx, req);
-    const owner: Owner = { orgId: identity.tenant_id, userId: identity.subject_id, sessionId: identity.session_id };
-    // No await between this check and the assignment: concurrent first requests cannot both bind.
-    if (entry.owner === undefined) entry.owner = owner;
-    else if (!sameOwner(entry.owner, owner)) throw new AppError("mcp_binding_mismatch");
+    const owner: McpOwner = { orgId: identity.tenant_id, userId: identity.subject_id, sessionId: identity.session_id };
+    if (entry.owner === undefined) {
+      if (entry.sid === undefined) {
+        // A session being created by this request: its row is written with this owner (onsessioninitialized).
+        entry.owner = owner;
+      } else {
+        // The durable row decides, for every node: the first binder wins and is read back by all.
+        const bound = await store.bind(entry.sid, owner);
+        if (bound === undefined) throw notFound();
+        entry.owner ??= bound;
+      }
+    }
+    if (!sameOwner(entry.owner, owner)) throw new AppError("mcp_binding_mismatch");
     return { actor, identity, expiresAt };
   }
 
@@ -122,26 +149,25 @@ export function mcpHttp(ctx: AppContext): McpHttp {
     }
   }
 
-  function sweep(now: number): void {
-    for (const [id, e] of entries) {
-      if (now - e.lastSeen > MCP_IDLE_TIMEOUT_MS) {
-        entries.delete(id);
-        void e.transport.close().catch(() => undefined);
-      }
-    }
-    if (entries.size < MCP_MAX_TRANSPORTS) return;
-    // Full: make room by dropping the longest-idle transport that never bound an identity.
-    let victim: [string, Entry] | undefined;
-    for (const kv of entries) if (!kv[1].owner && (!victim || kv[1].lastSeen < victim[1].lastSeen)) victim = kv;
-    if (victim) {
-      entries.delete(victim[0]);
-      void victim[1].transport.close().catch(() => undefined);
-    }
+  function drop(sid: string, e: Entry): void {
+    if (entries.get(sid) === e) entries.delete(sid);
+    void e.transport.close().catch(() => undefined);
   }
 
-  function open(): Entry {
-    sweep(Date.now());
-    if (entries.size >= MCP_MAX_TRANSPORTS) throw new AppError("unavailable", { message: "Too many open MCP sessions; try again later." });
+  /** Makes room in this node's cache. A dropped transport is only a cache miss: the session is rebuilt on its next request. */
+  function makeRoom(now: number): void {
+    for (const [sid, e] of entries) if (now - e.lastSeen > MCP_IDLE_TIMEOUT_MS) drop(sid, e);
+    if (entries.size < MCP_MAX_TRANSPORTS) return;
+    // Full: the longest-idle transport that never bound an identity goes first, else the longest-idle one.
+    let victim: [string, Entry] | undefined;
+    for (const kv of entries) if (!kv[1].owner && (!victim || kv[1].lastSeen < victim[1].lastSeen)) victim = kv;
+    if (!victim) for (const kv of entries) if (!victim || kv[1].lastSeen < victim[1].lastSeen) victim = kv;
+    if (victim) drop(victim[0], victim[1]);
+  }
+
+  /** A transport and server pair; `knownSid` rebuilds an existing session, otherwise initialize creates one. */
+  function build(knownSid: string | undefined, onInitialized: (sid: string, entry: Entry) => Promise<void>): Entry {
+    makeRoom(Date.now());
     const pending = new Map<RequestId, ToolCaller>();
     const server = createMcpServer(ctx, {
       callerFor(extra: ToolExtra): ToolCaller {
@@ -150,31 +176,80 @@ export function mcpHttp(ctx: AppContext): McpHttp {
         return caller;
       },
     });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => {
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => knownSid ?? randomUUID(),
+      onsessioninitialized: async (sid) => {
+        entry.sid = sid;
+        await onInitialized(sid, entry);
         entries.set(sid, entry);
       },
+      // The client ended the session (DELETE): it ends on every node.
+      onsessionclosed: async (sid) => {
+        await store.remove(sid);
+      },
     });
-    const entry: Entry = { transport, server, owner: undefined, lastSeen: Date.now(), pending };
+    const entry: Entry = { transport, server, sid: undefined, owner: undefined, lastSeen: Date.now(), pending };
     transport.onclose = () => {
-      const sid = transport.sessionId;
-      if (sid !== undefined && entries.get(sid) === entry) entries.delete(sid);
+      if (entry.sid !== undefined && entries.get(entry.sid) === entry) entries.delete(entry.sid);
     };
     // The SDK's messages can quote request text (headers, bodies): only the error's name reaches the log.
     transport.onerror = (err) => ctx.logger.warn({ cause: { name: err.name } }, "mcp transport error");
     return entry;
   }
 
-  function lookup(req: Request): Entry {
+  /** Rebuilds on this node a session initialized elsewhere: the stored initialize, replayed once into a fresh pair. */
+  async function hydrate(sid: string, rec: McpSessionRecord): Promise<Entry> {
+    const entry = build(sid, async () => undefined);
+    entry.owner = rec.owner;
+    await entry.server.connect(entry.transport);
+    const replay = await entry.transport.handleRequest(
+      new Request(`http://node.local${MCP_PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      }),
+      { parsedBody: { jsonrpc: "2.0", id: 0, method: "initialize", params: rec.init } },
+    );
+    await replay.text();
+    if (replay.status !== 200 || entries.get(sid) !== entry) {
+      void entry.transport.close().catch(() => undefined);
+      throw new AppError("internal", { message: "The MCP session could not be restored on this node; initialize again." });
+    }
+    return entry;
+  }
+
+  /** The session named by the request, renewed; rebuilt on this node when it lives only in the store. */
+  async function lookup(req: Request): Promise<Entry> {
     const sid = req.headers[MCP_SESSION_HEADER];
     if (typeof sid !== "string" || sid.length === 0) {
       throw new AppError("validation_failed", { message: "The Mcp-Session-Id header is missing; initialize first." });
     }
-    const entry = entries.get(sid);
-    if (!entry) throw new AppError("not_found", { message: "The MCP session does not exist or has ended; initialize again." });
+    const rec = await store.touch(sid, ctx.clock.now());
+    const cached = entries.get(sid);
+    if (rec === undefined) {
+      if (cached) drop(sid, cached);
+      throw notFound();
+    }
+    let entry = cached;
+    if (!entry) {
+      let p = hydrating.get(sid);
+      if (!p) {
+        p = hydrate(sid, rec).finally(() => hydrating.delete(sid));
+        hydrating.set(sid, p);
+      }
+      entry = await p;
+    }
+    // Bound on another node since this node cached it: the stored owner is the owner.
+    entry.owner ??= rec.owner;
     entry.lastSeen = Date.now();
     return entry;
+  }
+
+  /** Opens a new session for an initialize; its row is written before the SDK answers (with the owner, if this request bound one). */
+  function open(init: unknown): Entry {
+    if (Buffer.byteLength(JSON.stringify(init ?? null)) > MCP_MAX_INIT_BYTES) {
+      throw new AppError("validation_failed", { message: "The initialize params are too large.", details: { limit: "MCP_MAX_INIT_BYTES" } });
+    }
+    return build(undefined, (sid, entry) => store.create(sid, init, entry.owner, ctx.clock.now()));
   }
 
   async function handlePost(req: Request, res: Response): Promise<void> {
@@ -183,13 +258,14 @@ export function mcpHttp(ctx: AppContext): McpHttp {
     let entry: Entry;
     let created = false;
     try {
-      if (req.headers[MCP_SESSION_HEADER] === undefined && messages.some((m) => isInitializeRequest(m))) {
+      const init = messages.find((m) => isInitializeRequest(m));
+      if (req.headers[MCP_SESSION_HEADER] === undefined && init !== undefined) {
         await limitsOf(ctx).mcpInitialize.consume(await initializeKey(req));
-        entry = open();
+        entry = open(init.params);
         created = true;
       } else {
         checkProtocolVersion(req);
-        entry = lookup(req);
+        entry = await lookup(req);
       }
     } catch (err) {
       sendError(res, err, single);
@@ -215,25 +291,41 @@ export function mcpHttp(ctx: AppContext): McpHttp {
     }
     try {
       if (created) await entry.server.connect(entry.transport);
-      await entry.transport.handleRequest(req, res, req.body);
+      await serveWith(entry.transport, req, res);
     } finally {
       for (const id of ids) entry.pending.delete(id);
     }
   }
 
-  /** GET (SSE stream, resume) and DELETE: the entry must exist, and a bound one must be presented its binding. */
+  /** GET (SSE stream, resume) and DELETE: the session must exist, and a bound one must be presented its binding. */
   async function handleStream(req: Request, res: Response): Promise<void> {
     let entry: Entry;
     try {
       checkProtocolVersion(req);
-      entry = lookup(req);
+      entry = await lookup(req);
       if (entry.owner !== undefined || namedSession(req) !== null) await admit(entry, req);
     } catch (err) {
       sendError(res, err);
       return;
     }
-    await entry.transport.handleRequest(req, res);
+    await serveWith(entry.transport, req, res);
   }
+
+  /** Deletes idled-out sessions (bounded batch) and closes cached transports whose session ended on another node. */
+  async function sweep(): Promise<void> {
+    const now = ctx.clock.now();
+    await store.sweep(now, MCP_SWEEP_BATCH);
+    const cached = [...entries.keys()];
+    const live = await store.live(cached, now);
+    for (const sid of cached) {
+      const e = entries.get(sid);
+      if (e && !live.has(sid)) drop(sid, e);
+    }
+  }
+  const timer = setInterval(() => {
+    sweep().catch((err: unknown) => ctx.logger.warn({ cause: safeCause(err) }, "mcp session sweep failed"));
+  }, SWEEP_INTERVAL_MS);
+  timer.unref();
 
   const router = Router();
   const guard = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
@@ -256,6 +348,7 @@ export function mcpHttp(ctx: AppContext): McpHttp {
       return entries.size;
     },
     async closeAll() {
+      clearInterval(timer);
       const all = [...entries.values()];
       entries.clear();
       await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));

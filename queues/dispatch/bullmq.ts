@@ -11,27 +11,39 @@
  * duplicate per pass for a backlog); a failed or completed one is removed and
  * added again; a missing one is added. A row the rows say is waiting therefore
  * always ends up with a deliverable message (docs/jobs.md, "No job stranded").
+ *
+ * Redis Cluster: every queue name is a hash tag (`{jobs-<pool>}`), so all keys of one queue
+ * (`<prefix>:{jobs-ingest}:wait`, `…:meta`, each job's hash) hash to one slot, as BullMQ's
+ * multi-key Lua scripts need, while different pools land on different slots and so spread over
+ * the masters. The same names are used on a single Redis (docs/scaling.md).
  */
 import { Queue } from "bullmq";
+import { bullConnection, type BullConnection } from "./redis-connection";
 import type { DispatchItem, Dispatcher, RedispatchResult } from "./dispatcher";
 
 export interface BullOptions {
-  url: string;
+  /** A single Redis (`redis://…`); ignored when `cluster` is given. */
+  url?: string;
+  /** Redis Cluster seed nodes (`host:port`). */
+  cluster?: readonly string[];
   /** Key prefix; tests use a fresh one each. */
   prefix?: string;
 }
 
 export const DEFAULT_BULL_PREFIX = "codesynapse";
 
+/** The BullMQ queue of a pool; the braces are the Redis Cluster hash tag. */
 export function queueName(pool: string): string {
-  return `jobs-${pool}`;
+  return `{jobs-${pool}}`;
 }
 
 export function bullJobId(item: { id: string; attempts: number }): string {
   return `${item.id}-${item.attempts}`;
 }
 
+/** Connection options of a single Redis (tests that build their own BullMQ objects use it). */
 export function connectionOf(o: BullOptions) {
+  if (o.url === undefined) throw new Error("connectionOf: a single Redis URL is needed");
   return { url: o.url, maxRetriesPerRequest: null as null, enableOfflineQueue: true };
 }
 
@@ -46,7 +58,7 @@ function byPool(items: readonly DispatchItem[]): Map<string, DispatchItem[]> {
 
 export class BullMqDispatcher implements Dispatcher {
   readonly kind = "bullmq" as const;
-  readonly #queues = new Map<string, Queue>();
+  readonly #queues = new Map<string, { queue: Queue; conn: BullConnection }>();
   constructor(readonly options: BullOptions) {}
 
   /** One read of a queue's counts: a round trip to Redis (it waits while Redis is down; /readyz bounds it). */
@@ -57,14 +69,16 @@ export class BullMqDispatcher implements Dispatcher {
   queue(pool: string): Queue {
     let q = this.#queues.get(pool);
     if (!q) {
-      q = new Queue(queueName(pool), {
-        connection: connectionOf(this.options),
+      const conn = bullConnection(this.options);
+      const queue = new Queue(queueName(pool), {
+        connection: conn.connection,
         prefix: this.options.prefix ?? DEFAULT_BULL_PREFIX,
         defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 },
       });
+      q = { queue, conn };
       this.#queues.set(pool, q);
     }
-    return q;
+    return q.queue;
   }
 
   queues(pools: readonly string[]): Queue[] {
@@ -117,7 +131,11 @@ export class BullMqDispatcher implements Dispatcher {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#queues.values()].map((q) => q.close()));
+    const all = [...this.#queues.values()];
     this.#queues.clear();
+    await Promise.all(all.map(async (q) => {
+      await q.queue.close();
+      await q.conn.close();
+    }));
   }
 }

@@ -1,23 +1,27 @@
 /**
- * BullMQ dispatch (JOB-2, JOB-8) on real Redis, with the job rows on PGlite
- * and on PostgreSQL: the payload is the row id only, the same claim function
- * runs, and FLUSHALL with jobs waiting loses none of them.
+ * BullMQ dispatch (JOB-2, JOB-8) on real Redis — a single server and a Redis Cluster
+ * (REDIS_CLUSTER_NODES) — with the job rows on PGlite and on PostgreSQL: the payload is the
+ * row id only, the same claim function runs, and FLUSHALL with jobs waiting loses none of them.
+ * The cluster's own suite (hash slots, failover) is jobs-bullmq-cluster.test.ts.
  */
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { systemClock } from "../../core/clock";
-import { BullMqDispatcher } from "../../queues/dispatch/bullmq";
+import { BullMqDispatcher, type BullOptions } from "../../queues/dispatch/bullmq";
+import { clusterNodesOf } from "../../queues/dispatch/redis-connection";
 import { defineHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { effectsOf, ensureEffectsTable, startTestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
 import { startPrivateRedis, type PrivateRedis } from "../support/private-redis";
+import { clusterKeys, probeRedisCluster } from "../support/redis-cluster";
 import { describeWithService, probeService, REQUIRE_SERVICES } from "../support/services";
 
 const clock = systemClock;
 const redisStatus = await probeService("redis");
+const clusterStatus = await probeRedisCluster();
 
 const noop = defineHandler({
   kind: "test.bull",
@@ -31,17 +35,17 @@ const noop = defineHandler({
 });
 
 /** Every string value stored under a key prefix: hashes, lists, sets, sorted sets, strings, streams. */
-async function dumpPrefix(redis: Redis, prefix: string): Promise<string> {
-  const keys = await redis.keys(`${prefix}:*`);
+async function dumpPrefix(client: Redis | Cluster, prefix: string): Promise<string> {
+  const keys = client instanceof Cluster ? await clusterKeys(client, `${prefix}:*`) : await client.keys(`${prefix}:*`);
   const out: string[] = [];
   for (const k of keys) {
-    const type = await redis.type(k);
-    if (type === "hash") out.push(JSON.stringify(await redis.hgetall(k)));
-    else if (type === "list") out.push(JSON.stringify(await redis.lrange(k, "0", "-1")));
-    else if (type === "set") out.push(JSON.stringify(await redis.smembers(k)));
-    else if (type === "zset") out.push(JSON.stringify(await redis.zrange(k, "0", "-1")));
-    else if (type === "string") out.push(String(await redis.get(k)));
-    else if (type === "stream") out.push(JSON.stringify(await redis.xrange(k, "-", "+")));
+    const type = await client.type(k);
+    if (type === "hash") out.push(JSON.stringify(await client.hgetall(k)));
+    else if (type === "list") out.push(JSON.stringify(await client.lrange(k, "0", "-1")));
+    else if (type === "set") out.push(JSON.stringify(await client.smembers(k)));
+    else if (type === "zset") out.push(JSON.stringify(await client.zrange(k, "0", "-1")));
+    else if (type === "string") out.push(String(await client.get(k)));
+    else if (type === "stream") out.push(JSON.stringify(await client.xrange(k, "-", "+")));
   }
   return out.join("\n");
 }
@@ -55,32 +59,58 @@ describeWithService(redisStatus, "BullMQ dispatch", async () => {
     });
     afterAll(async () => redis?.quit());
 
-    it("the BullMQ payload is the job id only: no token, cookie, key or identity; the job then runs through the shared claim", async () => {
-      const bull = { url: redisStatus.url!, prefix: `cs-test-${randomBytes(4).toString("hex")}` };
-      const e = await seedExecution(t().db, clock);
-      const dispatcher = new BullMqDispatcher(bull);
-      const job = await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest", params: { path: "/src" } });
-      await dispatcher.dispatch([job], clock.now());
-      const stored = await dumpPrefix(redis, bull.prefix);
-      const bj = await dispatcher.queue("ingest").getJob(`${job.id}-0`);
-      expect(bj?.data).toEqual({ id: job.id });
-      for (const secret of [e.account.apiKey, e.account.password, e.identity.session_id, e.account.keyId, e.account.userId]) {
-        expect(stored).not.toContain(secret);
-      }
-      await dispatcher.close();
-      const th = await startTestHost(t(), [noop], { bull });
-      try {
-        const r = await waitFor(async () => {
-          const x = await jobRow(t().db, job.id);
-          return x.status === "succeeded" && x;
-        });
-        expect(r.attempts).toBe(1);
-        expect(await effectsOf(t().db, job.id)).toEqual([{ session_id: e.identity.session_id, note: null }]);
-      } finally {
-        await th.stop();
-        await redis.del(...(await redis.keys(`${bull.prefix}:*`)).concat("none"));
-      }
-    });
+    // The same test on a single Redis and on the Redis Cluster.
+    const targets: Array<{ name: string; status: typeof redisStatus; bull: () => BullOptions; client: () => Promise<Redis | Cluster> }> = [
+      { name: "single Redis", status: redisStatus, bull: () => ({ url: redisStatus.url! }), client: async () => redis },
+      {
+        name: "Redis Cluster",
+        status: clusterStatus,
+        bull: () => ({ cluster: clusterStatus.nodes }),
+        client: async () => {
+          const c = new Cluster(clusterNodesOf(clusterStatus.nodes));
+          await new Promise((resolve) => c.once("ready", resolve));
+          return c;
+        },
+      },
+    ];
+    for (const target of targets) {
+      it(`[${target.name}] the BullMQ payload is the job id only: no token, cookie, key or identity; the job then runs through the shared claim`, async (ctx) => {
+        if (!target.status.available) {
+          if (REQUIRE_SERVICES) throw new Error(`REQUIRE_SERVICES=1 but ${target.status.reason}`);
+          console.warn(`[skip] ${target.name}: ${target.status.reason}`);
+          ctx.skip();
+          return;
+        }
+        const bull = { ...target.bull(), prefix: `cs-test-${randomBytes(4).toString("hex")}` };
+        const client = await target.client();
+        const e = await seedExecution(t().db, clock);
+        const dispatcher = new BullMqDispatcher(bull);
+        const job = await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest", params: { path: "/src" } });
+        await dispatcher.dispatch([job], clock.now());
+        const stored = await dumpPrefix(client, bull.prefix);
+        expect(stored).toContain(job.id);
+        const bj = await dispatcher.queue("ingest").getJob(`${job.id}-0`);
+        expect(bj?.data).toEqual({ id: job.id });
+        for (const secret of [e.account.apiKey, e.account.password, e.identity.session_id, e.account.keyId, e.account.userId]) {
+          expect(stored).not.toContain(secret);
+        }
+        await dispatcher.close();
+        const th = await startTestHost(t(), [noop], { bull });
+        try {
+          const r = await waitFor(async () => {
+            const x = await jobRow(t().db, job.id);
+            return x.status === "succeeded" && x;
+          });
+          expect(r.attempts).toBe(1);
+          expect(await effectsOf(t().db, job.id)).toEqual([{ session_id: e.identity.session_id, note: null }]);
+        } finally {
+          await th.stop();
+          const keys = client instanceof Cluster ? await clusterKeys(client, `${bull.prefix}:*`) : await client.keys(`${bull.prefix}:*`);
+          for (const k of keys) await client.del(k);
+          if (client !== redis) await client.quit();
+        }
+      });
+    }
 
     it("FLUSHALL with jobs waiting: the reconciler re-dispatches every queued row and all complete once", async (ctx) => {
       let priv: PrivateRedis;

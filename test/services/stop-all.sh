@@ -19,6 +19,7 @@ stop_pid hugegraph "$CS_RUN/hugegraph.pid" HugeGraphServer
 stop_pid neo4j "$CS_RUN/neo4j.pid" Neo4jTestServer
 stop_pid milvus "$CS_RUN/milvus.pid" serve.py
 stop_pid redis "$CS_RUN/redis.pid" redis-server
+for f in "$CS_RUN"/redis-cluster/*.pid; do [ -e "$f" ] && stop_pid "redis cluster node $(basename "$f" .pid)" "$f" redis-server; done
 if [ -f "$CS_RUN/postgres.started" ]; then
   log "stopping postgresql 15/main"
   pg_ctlcluster 15 main stop >&2 || true

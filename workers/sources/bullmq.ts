@@ -17,7 +17,8 @@
  * - a message BullMQ failed anyway is replaced by the reconciler's redispatch.
  */
 import { Worker } from "bullmq";
-import { connectionOf, DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
+import { DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
+import { bullConnection, type BullConnection } from "../../queues/dispatch/redis-connection";
 import { Coalescer } from "../../core/coalescer";
 import { retryTransient } from "../../core/retry";
 import type { CheckedClaim } from "../../queues/sql/claimJobs";
@@ -39,6 +40,7 @@ export class BullSource {
   readonly #claims: Coalescer<string, CheckedClaim | undefined>;
   /** BullMQ bounds the handlers (its concurrency); this bounds the jobs held while their outcomes are written. */
   readonly #slots: PoolSlots;
+  readonly #conn: BullConnection;
 
   constructor(readonly o: BullSourceOptions) {
     this.#slots = new PoolSlots(o.concurrency);
@@ -47,8 +49,9 @@ export class BullSource {
       const byId = new Map(rows.map((c) => [c.row.id, c]));
       return ids.map((id) => byId.get(id));
     });
+    this.#conn = bullConnection(o.bull);
     this.worker = new Worker(queueName(o.pool), (job) => this.#process(job.data as unknown), {
-      connection: connectionOf(o.bull),
+      connection: this.#conn.connection,
       prefix: o.bull.prefix ?? DEFAULT_BULL_PREFIX,
       concurrency: o.concurrency,
       // A dead worker's messages come back as soon as the row's lease would; never to `failed`.
@@ -109,5 +112,6 @@ export class BullSource {
 
   async stop(): Promise<void> {
     await this.worker.close();
+    await this.#conn.close();
   }
 }
