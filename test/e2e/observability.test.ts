@@ -117,7 +117,6 @@ describeWithService(postgres, "observability of the real processes", () => {
   });
 
   afterAll(async () => {
-    if (process.env.OBS_DEBUG) (await import("node:fs")).writeFileSync("/tmp/obs-debug.json", JSON.stringify({ spans: receiver.spans, api: api.output(), worker: worker.output(), metrics: (await call(workerMetricsUrl, "GET", "/metrics")).text }));
     await Promise.all([api?.stop(), worker?.stop()]);
     await database?.close();
     await redis?.stop();
