@@ -24,6 +24,9 @@ import { jobSubmitRoutes } from "./routes/job-submit";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
 import { uploadRoutes } from "./routes/uploads";
+import { JobMetrics } from "../queues/metrics";
+import { httpMetrics } from "./http-metrics";
+import { requestLog } from "./request-log";
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -32,6 +35,11 @@ export function createApp(ctx: AppContext): Express {
   // The client address the rate limits key on: X-Forwarded-For only from the proxies TRUST_PROXY names.
   app.set("trust proxy", ctx.config.TRUST_PROXY);
   ctx.limits ??= createRateLimits(ctx.config);
+  // Observability first, so that every response — refusals before routing included — is logged and measured
+  // (api/request-log.ts, api/http-metrics.ts; docs/observability.md).
+  ctx.jobMetrics ??= new JobMetrics({ db: ctx.db });
+  app.use(requestLog(ctx.logger));
+  app.use(httpMetrics(ctx.jobMetrics.registry));
   // HTTP-6: every path parameter of every route passes the boundary rule (core/boundary.ts) before routing.
   app.use(pathGuard());
   // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.

@@ -183,7 +183,9 @@ function isClientError(err: unknown): boolean {
 /** The matched route template (never the raw URL, which may carry an ID). */
 export function routeTemplate(req: Request): string {
   const p = (req.route as { path?: string } | undefined)?.path;
-  return p ? `${req.baseUrl}${p}` : "(unmatched)";
+  if (typeof p === "string") return `${req.baseUrl}${p}`;
+  // A mounted app without routes of its own (the BullMQ board's static files): its mount path, once.
+  return req.baseUrl ? `${req.baseUrl}/*` : "(unmatched)";
 }
 
 /** An error's name, code, message and stack — not driver `detail` fields, which can quote row values. */

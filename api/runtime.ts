@@ -21,12 +21,15 @@ import type { JobHandler } from "../workers/handler";
 import { startWorkers, type WorkerHost } from "../workers/host";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
+import { startMetricsServer, type MetricsServer } from "./metrics-server";
 
 export interface Platform {
   ctx: AppContext;
   database: OpenDatabase;
   server?: Server;
   url?: string;
+  /** A worker process's own /metrics, /healthz, /readyz server (METRICS_PORT); the API serves them itself. */
+  metrics?: MetricsServer;
   stop(): Promise<void>;
 }
 
@@ -61,7 +64,7 @@ export async function startPlatform(
   ctx.jobs = queue;
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
   ctx.cleaners = cleaners;
-  ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS });
+  ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
   let workers: WorkerHost | undefined;
   const platform: Platform = {
     ctx,
@@ -92,6 +95,7 @@ export async function startPlatform(
       }
       // OFF-1: pending offload batches are dropped, never replayed.
       ctx.memory?.close();
+      await platform.metrics?.close();
       await queue.dispatcher.close();
       await database.close();
     },
@@ -112,6 +116,10 @@ export async function startPlatform(
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),
     });
+  }
+  if (!opts.serve && opts.pools.length > 0) {
+    platform.metrics = await startMetricsServer(ctx, { host: config.HOST, port: config.METRICS_PORT });
+    logger.info({ url: platform.metrics.url, serves: "metrics" }, "listening");
   }
   if (opts.serve) {
     const app = createApp(ctx);

@@ -5,28 +5,51 @@
 // forgotten old dist/ never runs in place of the code beside it; dist/ runs
 // there only when CODESYNAPSE_RUN=dist (or tsx is not installed).
 // See docs/deployment.md.
+//
+// Tracing (docs/observability.md) only when the OTEL_* variables ask for it, and only for the
+// server commands. Off, nothing of OpenTelemetry's SDK is loaded. On, import-in-the-middle's
+// loader hook is registered before the application is imported, so the ESM imports of express,
+// pg and ioredis reach the instrumentations (require-in-the-middle alone misses them).
 import { existsSync } from "node:fs";
+import { register as registerLoader } from "node:module";
 
-const dist = new URL("../dist/cli.js", import.meta.url);
-const source = new URL("../api/cli/main.ts", import.meta.url);
-
-async function runSource() {
-  let register;
+/** The modules to run: the TypeScript sources through tsx, or null when they are not to run. */
+async function sources() {
+  const at = (p) => new URL(`../api/${p}`, import.meta.url);
+  if (process.env.CODESYNAPSE_RUN === "dist" || !existsSync(at("cli/main.ts"))) return null;
   try {
-    ({ register } = await import("tsx/esm/api"));
+    const { register } = await import("tsx/esm/api");
+    register();
   } catch {
-    return false;
+    return null;
   }
-  register();
-  await import(source.href);
-  return true;
+  return { env: at("telemetry/tracing-env.ts"), tracing: at("telemetry/tracing.ts"), cli: at("cli/main.ts") };
 }
 
-const wantDist = process.env.CODESYNAPSE_RUN === "dist" || !existsSync(source);
-if (wantDist || !(await runSource())) {
-  if (!existsSync(dist)) {
+function built() {
+  const at = (p) => new URL(`../dist/${p}`, import.meta.url);
+  if (!existsSync(at("cli.js"))) {
     console.error("codesynapse: dist/cli.js is missing; run `npm run build` (or `npm ci` for the dev dependencies that run the sources)");
     process.exit(1);
   }
-  await import(dist.href);
+  return { env: at("tracing-env.js"), tracing: at("tracing.js"), cli: at("cli.js") };
 }
+
+const modules = (await sources()) ?? built();
+const env = await import(modules.env.href);
+let tracing;
+try {
+  tracing = env.TRACED_COMMANDS.includes(process.argv[2] ?? "") ? env.traceExporterKind(process.env) : undefined;
+} catch (err) {
+  console.error(err instanceof env.TracingEnvError ? err.message : err);
+  process.exit(2);
+}
+if (tracing) {
+  registerLoader("import-in-the-middle/hook.mjs", import.meta.url, { data: { include: [...env.INSTRUMENTED_MODULES] } });
+  const { startTracing } = await import(modules.tracing.href);
+  await startTracing().catch((err) => {
+    console.error(`tracing did not start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  });
+}
+await import(modules.cli.href);

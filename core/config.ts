@@ -128,6 +128,11 @@ export const configSchema = z.object({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(SHUTDOWN_DRAIN_MS),
   /** JOB-9: when set, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (unset: open, for a scraper on a private network). */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").max(512).optional(),
+  /**
+   * Where a worker process (`codesynapse worker`) serves `/metrics`, `/healthz` and `/readyz` (HOST, this port);
+   * 0 = a free port (logged). The API serves them on PORT. docs/observability.md.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -180,6 +180,8 @@ export interface JobsTable {
   result: ColumnType<unknown, string | null, string | null>;
   error_code: string | null;
   schedule_id: string | null;
+  /** W3C traceparent of the submitting request's span (queues/trace-context.ts); null without tracing. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   started_at: Timestamp | null;

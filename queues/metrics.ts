@@ -2,8 +2,13 @@
  * Prometheus metrics of the job machinery (JOB-9, RET-2). Labels are pool,
  * kind, outcome, stage, code and status: closed sets chosen by the platform.
  * No label ever carries a session, tenant, user or job id.
+ *
+ * `registry` is the process's registry: `/metrics` (the API's, and a worker
+ * process's own server) serves it, the HTTP histogram (api/http-metrics.ts)
+ * registers there too, and with `processMetrics` so do prom-client's default
+ * process metrics (CPU, memory, event-loop lag, GC, handles).
  */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { JOB_STALE_MS } from "../core/limits";
 import type { Db } from "../db/schema";
 import { queueDepth, staleQueued } from "./sql/queueDepth";
@@ -18,9 +23,18 @@ export class JobMetrics {
   readonly #refusals: Counter<"pool" | "kind" | "stage" | "code">;
   readonly #redispatches: Counter<"pool" | "reason" | "result">;
 
-  /** `staleMs`: the reconciler's bound (JOB_STALE_MS); rows queued and due for longer are counted as stale. */
-  constructor(opts: { db?: Db; registry?: Registry; staleMs?: number } = {}) {
+  /**
+   * `staleMs`: the reconciler's bound (JOB_STALE_MS); rows queued and due for longer are counted as stale.
+   * `processMetrics`: add prom-client's default process metrics (once per process: the composition root asks).
+   */
+  constructor(opts: { db?: Db; registry?: Registry; staleMs?: number; processMetrics?: boolean } = {}) {
     this.registry = opts.registry ?? new Registry();
+    if (opts.processMetrics) {
+      collectDefaultMetrics({ register: this.registry });
+      // Gauges named like counters, which `promtool check metrics` refuses; each is the sum of its labelled twin
+      // (nodejs_active_handles{type}, …), so nothing is lost.
+      for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) this.registry.removeSingleMetric(name);
+    }
     const registers = [this.registry];
     this.#duration = new Histogram({
       name: "codesynapse_job_duration_seconds",

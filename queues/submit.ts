@@ -32,6 +32,7 @@ import type { Dispatcher } from "./dispatch/dispatcher";
 import { repoRequired, type JobKind, type JobRow } from "./jobs";
 import type { JobRegistry } from "./registry";
 import { enqueueJobs, newJobId, type NewJob } from "./sql/enqueueJob";
+import { inSubmitSpan } from "./trace-context";
 
 export interface JobQueue {
   db: Db;
@@ -55,6 +56,8 @@ interface Submission {
   identity: Identity;
   principal: Principal;
   repo: string | undefined;
+  /** The submitting span (taken in the caller's context: the batch is written from another one). */
+  traceparent: string | null;
 }
 
 /** The row, and the dispatch that follows its commit (resolved or logged, never thrown). */
@@ -78,12 +81,14 @@ export async function submitJob(
     throw new AppError("validation_failed", { message: `The job parameters are not valid: ${fields.join(", ")}.`, details: { field: "params" } });
   }
   if (def.repoLevel && !input.repo) throw repoRequired();
-  const submission: Submission = { def, params: parsed.data, identity, principal, repo: input.repo };
-
-  const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
-  if (out instanceof AppError) throw out;
-  await out!.dispatched;
-  return out!.row;
+  // The row stores this submission span's traceparent: the worker's run continues the trace (trace-context.ts).
+  return inSubmitSpan(def.kind, identity.tenant_id, async (traceparent) => {
+    const submission: Submission = { def, params: parsed.data, identity, principal, repo: input.repo, traceparent };
+    const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
+    if (out instanceof AppError) throw out;
+    await out!.dispatched;
+    return out!.row;
+  });
 }
 
 function batcher(q: JobQueue): Coalescer<Submission, Submitted> {
@@ -129,6 +134,7 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
         identity: c.identity,
         actor: { userId: s.principal.userId, apiKeyId: s.principal.apiKeyId, loginSessionId: s.principal.loginSessionId },
         dispatched: !tx,
+        traceparent: s.traceparent,
       },
     });
   });

@@ -12,7 +12,8 @@
  * load from node_modules exactly as in development.
  *
  * Entry points: dist/cli.js (every command: start, serve, worker, mcp, migrate,
- * admin) and dist/healthcheck.js (the container HEALTHCHECK). Code splitting
+ * admin), dist/healthcheck.js (the container HEALTHCHECK), and dist/tracing-env.js
+ * and dist/tracing.js, which the launcher loads first when tracing is on. Code splitting
  * keeps lazily imported modules (the stdio MCP forwarder) in their own chunks,
  * loaded only when their command runs, as in the sources.
  *
@@ -30,7 +31,13 @@ const outdir = path.resolve(root, values.outdir ?? "dist");
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { cli: "api/cli/main.ts", healthcheck: "scripts/healthcheck.ts" },
+  entryPoints: {
+    cli: "api/cli/main.ts",
+    healthcheck: "scripts/healthcheck.ts",
+    // The launcher reads these before the CLI, so the tracing hook precedes the application (bin/codesynapse.js).
+    "tracing-env": "api/telemetry/tracing-env.ts",
+    tracing: "api/telemetry/tracing.ts",
+  },
   outdir,
   bundle: true,
   splitting: true,

@@ -41,6 +41,7 @@ import { releaseJob } from "../queues/sql/releaseJob";
 import { Coalescer } from "../core/coalescer";
 import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
 import { fencedStores } from "./fenced-stores";
+import { inJobSpan } from "./job-span";
 import type { JobHandler, JobOutcome, PersistStores } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
 
@@ -175,7 +176,12 @@ export class JobRunner {
    * `onHandlerDone`: called once, when the handler has returned (before the persist step)
    * or, if it never ran, when the job ends.
    */
-  async run(row: JobRow, preAuth?: AuthRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
+  run(row: JobRow, preAuth?: AuthRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
+    // The run continues the submitting request's trace (the row's traceparent; ./job-span.ts).
+    return inJobSpan(row, () => this.#run(row, preAuth, onHandlerDone));
+  }
+
+  async #run(row: JobRow, preAuth?: AuthRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
     const started = performance.now();
     const token = row.lease_token;
     if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");

@@ -13,6 +13,7 @@ import { ConfigError, loadConfig, type Config } from "../../core/config";
 import { AppError, coerceError } from "../../core/errors";
 import { createLogger } from "../../core/log";
 import { openStores, startPlatform } from "../runtime";
+import { flushTelemetry } from "../telemetry/flush";
 import { ADMIN_COMMANDS } from "./admin";
 
 const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|admin <command> [--json]>
@@ -69,6 +70,7 @@ async function runServer(opts: { serve: boolean; pools: string[] }): Promise<voi
     }, cfg.SHUTDOWN_DRAIN_MS + 10_000).unref();
     platform
       .stop()
+      .then(() => flushTelemetry())
       .then(() => process.exit(0))
       .catch(() => process.exit(1));
   };

@@ -1,6 +1,8 @@
 /**
  * `GET /metrics` (JOB-9): Prometheus text. Labels are pools, kinds, outcomes,
- * stages and codes only — never a session, tenant, user or job id (RET-2).
+ * stages, codes, methods, route templates and statuses only — never a session,
+ * tenant, user or job id (RET-2). Served by the API and by every worker
+ * process's own metrics server (api/metrics-server.ts).
  * With METRICS_TOKEN set, a scraper must send `Authorization: Bearer <token>`
  * (compared in constant time over digests); anything else is 401.
  */
@@ -13,7 +15,6 @@ import { route } from "../http";
 
 export function metricsRoutes(ctx: AppContext): Router {
   const r = Router();
-  let own: JobMetrics | undefined;
   const expected = ctx.config.METRICS_TOKEN === undefined ? undefined : sha256Hex(ctx.config.METRICS_TOKEN);
   r.get(
     "/metrics",
@@ -22,7 +23,7 @@ export function metricsRoutes(ctx: AppContext): Router {
         const m = /^Bearer (.+)$/.exec(req.get("authorization") ?? "");
         if (!m || !safeEqualHex(sha256Hex(m[1]!), expected)) throw new AppError("unauthenticated", { message: "This endpoint needs the metrics bearer token." });
       }
-      const metrics = ctx.jobMetrics ?? (own ??= new JobMetrics({ db: ctx.db }));
+      const metrics = (ctx.jobMetrics ??= new JobMetrics({ db: ctx.db }));
       res.setHeader("content-type", metrics.registry.contentType);
       res.send(await metrics.registry.metrics());
     }),

@@ -39,6 +39,8 @@ export interface NewJob {
   scheduleId?: string | null;
   /** false: nobody dispatches it now, the reconciler will on its next pass. Default true. */
   dispatched?: boolean;
+  /** W3C traceparent of the submitting span (queues/trace-context.ts); the worker continues that trace. */
+  traceparent?: string | null;
 }
 
 export interface EnqueueOptions {
@@ -74,6 +76,7 @@ export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: 
     // The submitter dispatches right after commit; the reconciler re-dispatches what is still queued later.
     dispatched_at: j.dispatched === false ? null : now,
     schedule_id: j.scheduleId ?? null,
+    traceparent: j.traceparent ?? null,
     created_at: now,
     updated_at: now,
   }));

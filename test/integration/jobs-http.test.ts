@@ -150,7 +150,7 @@ await describeEachDatabase("job routes", (t) => {
       }
       // Every label name is from the closed set.
       const labelNames = new Set([...r.text.matchAll(/[{,]([a-z_]+)="/g)].map((m) => m[1]));
-      for (const n of labelNames) expect(["pool", "kind", "outcome", "stage", "code", "status", "result", "le"]).toContain(n);
+      for (const n of labelNames) expect(["pool", "kind", "outcome", "stage", "code", "status", "result", "le", "method", "route"]).toContain(n);
     } finally {
       await th.stop();
     }

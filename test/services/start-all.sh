@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts every test service (PostgreSQL, Redis, a Redis Cluster, Milvus Lite, Neo4j, HugeGraph)
+# Starts every test service (PostgreSQL, Redis, a Redis Cluster, Milvus Lite, Neo4j,
+# HugeGraph; promtool for the metrics tests)
 # on 127.0.0.1 and writes their KEY=VALUE lines to $1
 # (default test/services/.env.services). Use it with:
 #   set -a; . test/services/.env.services; set +a
@@ -22,11 +23,13 @@ run() {  # run NAME: runs NAME.sh, its stdout to $TMP/NAME.env, stderr to $TMP/N
 # apt-based ones first (they share apt's lock), then the slow ones in parallel;
 # the two Maven builds serialize on a lock in lib.sh.
 run postgres & { run redis; run redis-cluster; } & wait
+# promtool (metrics tests) unpacks a Debian package: after the apt installs above.
+run promtool
 for s in neo4j hugegraph milvus; do run "$s" & done
 wait
 
 : >"$TMP/all.env"
-for s in postgres redis redis-cluster milvus neo4j hugegraph; do
+for s in postgres redis redis-cluster promtool milvus neo4j hugegraph; do
   read -r rc secs <"$TMP/$s.rc"
   if [ "$rc" = 0 ]; then
     log "$s up (${secs}s)"

@@ -1,0 +1,68 @@
+/**
+ * Request logs (pino-http): one line per response with the request id, the
+ * method, the route template (never the raw URL), the status and the duration.
+ * Nothing else of the request or the response is logged — no header, no query,
+ * no body, no address: credentials, cookies, `Set-Cookie` and session IDs
+ * cannot reach a line. The lines go through the project's logger, so its
+ * redaction (core/log.ts) applies as well.
+ *
+ * Request id: a caller's (or proxy's) `X-Request-Id` is kept when it is a safe
+ * opaque token — 8-64 of `[A-Za-z0-9._-]`, not part of a credential or session
+ * header of the same request, nothing the redaction table calls a secret —
+ * otherwise one is generated. Either way it is echoed as `X-Request-Id`.
+ * Probe and scrape requests (`/healthz`, `/readyz`, `/metrics`) that succeed
+ * are logged at debug.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Request, RequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "../core/log";
+import { redactText } from "../core/redact";
+import { routeTemplate } from "./http";
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+const CARRIED = ["authorization", "cookie", "x-codesynapse-session", "x-codesynapse-parent-session"] as const;
+const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/** The caller's X-Request-Id when it is safe to log and echo, else undefined. */
+export function acceptedRequestId(req: IncomingMessage): string | undefined {
+  const v = req.headers["x-request-id"];
+  if (typeof v !== "string" || !REQUEST_ID.test(v)) return undefined;
+  for (const h of CARRIED) {
+    const carried = req.headers[h];
+    if (typeof carried === "string" && carried.includes(v)) return undefined;
+  }
+  return redactText(v).text === v ? v : undefined;
+}
+
+export function requestLog(logger: Logger): RequestHandler {
+  const finished = (req: IncomingMessage, res: ServerResponse, val: Record<string, unknown>) => ({
+    request_id: (req as Request).id,
+    method: req.method,
+    route: routeTemplate(req as Request),
+    status: res.writableFinished ? res.statusCode : "aborted",
+    duration_ms: val.duration_ms,
+  });
+  const middleware = pinoHttp({
+    logger,
+    quietReqLogger: true,
+    quietResLogger: true,
+    customAttributeKeys: { reqId: "request_id", responseTime: "duration_ms" },
+    genReqId: (req, res) => {
+      const id = acceptedRequestId(req) ?? randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    // The whole line is built here: pino-http's own req/res/err objects (headers, URL, address) never reach it.
+    customSuccessObject: finished,
+    customErrorObject: (req, res, _err, val) => finished(req, res, val),
+    customSuccessMessage: () => "request completed",
+    customErrorMessage: () => "request failed",
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return "error";
+      return PROBES.has(routeTemplate(req as Request)) && res.statusCode < 400 ? "debug" : "info";
+    },
+  });
+  return middleware as unknown as RequestHandler;
+}
