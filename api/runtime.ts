@@ -14,6 +14,7 @@ import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "./context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
+import { idempotencyCleaner } from "../queues/idempotency";
 import { JobMetrics } from "../queues/metrics";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
@@ -56,6 +57,7 @@ export async function startPlatform(
   const cleaners = new SessionCleaners();
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
   cleaners.register(uploadsCleaner(database.db));
+  cleaners.register(idempotencyCleaner(database.db));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL });
   ctx.jobs = queue;
