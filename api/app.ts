@@ -19,6 +19,7 @@ import { repoMemoryRoutes } from "./routes/repo-memory";
 import { sessionMemoryRoutes } from "./routes/session-memory";
 import { mcpRoutes } from "./mcp/http";
 import { jobRoutes } from "./routes/jobs";
+import { jobEventRoutes } from "./routes/job-events";
 import { jobSubmitRoutes } from "./routes/job-submit";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
@@ -45,6 +46,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(repoMemoryRoutes(ctx));
   app.use(mcpRoutes(ctx));
   app.use(jobRoutes(ctx));
+  app.use(jobEventRoutes(ctx));
   app.use(jobSubmitRoutes(ctx));
   app.use(uploadRoutes(ctx));
   app.use(adminJobRoutes(ctx));
