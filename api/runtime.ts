@@ -20,6 +20,7 @@ import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
 import { startWorkers, type WorkerHost } from "../workers/host";
+import { WebhookSender } from "../workers/webhook-sender";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
 
@@ -65,6 +66,7 @@ export async function startPlatform(
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS });
   let workers: WorkerHost | undefined;
+  let webhooks: WebhookSender | undefined;
   const platform: Platform = {
     ctx,
     database,
@@ -80,6 +82,7 @@ export async function startPlatform(
       // 2. running handlers get the drain to finish; what still runs then is handed back (restartable)
       //    or abandoned (fix), fenced by its lease;
       await workers?.stop({ drainMs: config.SHUTDOWN_DRAIN_MS });
+      await webhooks?.stop();
       // 3. requests in flight get what is left of the drain, then their connections are closed.
       //    A keep-alive connection whose last response ends now is closed as soon as it idles.
       if (server) {
@@ -114,6 +117,11 @@ export async function startPlatform(
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),
     });
+  }
+  if (opts.pools.length > 0) {
+    // Completion webhooks: every worker process sends its share of the due deliveries (docs/jobs.md).
+    webhooks = new WebhookSender({ db: database.db, clock, logger });
+    webhooks.start();
   }
   if (opts.serve) {
     const app = createApp(ctx);
