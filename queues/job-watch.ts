@@ -40,6 +40,7 @@ export const isTerminal = (row: Pick<JobRow, "status">) => TERMINAL_STATUSES.inc
 
 export class JobWatcher {
   readonly #listeners = new Map<string, Set<JobListener>>();
+  readonly #onClose = new Set<() => void>();
   readonly #pollMs: number;
   readonly #max: number;
   #count = 0;
@@ -58,20 +59,25 @@ export class JobWatcher {
     return this.#count;
   }
 
-  /** Calls `onRow` with the job's row on every poll until the returned function is called. */
-  watch(id: string, onRow: JobListener): () => void {
+  /**
+   * Calls `onRow` with the job's row on every poll until the returned function is called;
+   * `onClose` when the watcher closes first (shutdown), so a waiter answers at once.
+   */
+  watch(id: string, onRow: JobListener, onClose?: () => void): () => void {
     if (this.#closed) throw new AppError("unavailable", { message: "The server is shutting down." });
     if (this.#count >= this.#max) throw new AppError("unavailable", { message: "Too many jobs are being watched on this server; retry shortly." });
     let set = this.#listeners.get(id);
     if (!set) this.#listeners.set(id, (set = new Set()));
     const listener: JobListener = (row) => onRow(row);
     set.add(listener);
+    if (onClose) this.#onClose.add(onClose);
     this.#count++;
     this.#schedule();
     let done = false;
     return () => {
       if (done) return;
       done = true;
+      if (onClose) this.#onClose.delete(onClose);
       this.#count--;
       set.delete(listener);
       if (set.size === 0 && this.#listeners.get(id) === set) this.#listeners.delete(id);
@@ -106,6 +112,8 @@ export class JobWatcher {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    for (const f of [...this.#onClose]) f(); // waiters answer now (and unsubscribe)
+    this.#onClose.clear();
     this.#listeners.clear();
     this.#count = 0;
   }
@@ -128,10 +136,14 @@ export function waitForTerminal(watcher: JobWatcher, first: JobRow, waitMs: numb
       resolve(last);
     };
     try {
-      unwatch = watcher.watch(first.id, (row) => {
-        last = row;
-        if (isTerminal(row)) finish();
-      });
+      unwatch = watcher.watch(
+        first.id,
+        (row) => {
+          last = row;
+          if (isTerminal(row)) finish();
+        },
+        () => finish(),
+      );
     } catch (err) {
       clearTimeout(timer);
       reject(err as Error);

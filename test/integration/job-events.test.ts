@@ -176,6 +176,30 @@ await describeEachDatabase("job events", (t) => {
     }
   });
 
+  it("shutdown ends every stream and answers every wait at once", async () => {
+    const own = testContext(t().db, { clock });
+    own.jobs = ctx.jobs;
+    jobEventsOf(own, { pollMs: POLL_MS });
+    const node = await listen(createApp(own));
+    try {
+      const e = await seedExecution(t().db, clock);
+      const job = await parkedJob(e);
+      const s = await openSse(`${node.url}/api/v1/jobs/${job.id}/events`, headers(e));
+      await s.until((x) => x.events.length >= 1);
+      const waiting = call(node.url, "GET", `/api/v1/jobs/${job.id}?wait=30000`, { headers: headers(e) });
+      await waitFor(async () => own.jobEvents!.watcher.size === 2, 5000);
+      const t0 = Date.now();
+      await Promise.all((own.closers ?? []).map((c) => c()));
+      await s.ended;
+      const r = await waiting;
+      expect([r.status, r.body.status]).toEqual([200, "queued"]);
+      expect(Date.now() - t0).toBeLessThan(10_000); // not the 30 s of the wait
+      expect(own.jobEvents!.watcher.size).toBe(0);
+    } finally {
+      await node.close();
+    }
+  });
+
   it("get_job takes wait_ms (≤ 30000) and returns at the end", async () => {
     const e = await seedExecution(t().db, clock);
     const { job, open } = await gatedJob(e);
