@@ -8,6 +8,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sql } from "kysely";
+import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
@@ -15,6 +16,7 @@ import { buildMemoryServices } from "../../api/memory";
 import { ManualClock } from "../../core/clock";
 import { grantRepo } from "../../core/accounts/accounts";
 import { IDEMPOTENCY_TTL_MS } from "../../core/limits";
+import { REDACTING_OPTIONS } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import { SessionCleaners } from "../../core/retention/cleaners";
 import { sweepSessions } from "../../core/retention/cleanup";
@@ -203,6 +205,14 @@ await describeEachDatabase("idempotent submissions", (t) => {
     } finally {
       await client.close();
     }
+  });
+
+  it("the logger's redaction drops idempotency keys wherever a request log would carry them", () => {
+    let out = "";
+    const log = pino({ ...REDACTING_OPTIONS }, { write: (line: string) => void (out += line) });
+    log.info({ req: { headers: { "idempotency-key": "k1-order-4711" } }, headers: { "idempotency-key": "k2-order-4711" }, args: { idempotency_key: "k3-order-4711" } }, "request");
+    expect(out).toContain("request");
+    expect(out).not.toContain("order-4711");
   });
 
   it("after 24 h the key is free again, and the cleanup sweep purges expired keys (and only those)", async () => {
