@@ -20,6 +20,7 @@ import { openApiRoutes } from "./openapi";
 import { removedRoutes } from "./routes/removed";
 import { mcpRoutes } from "./mcp/http";
 import { jobRoutes } from "./routes/jobs";
+import { jobEventRoutes } from "./routes/job-events";
 import { jobSubmitRoutes } from "./routes/job-submit";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
@@ -55,6 +56,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(openApiRoutes());
   app.use(mcpRoutes(ctx));
   app.use(jobRoutes(ctx));
+  app.use(jobEventRoutes(ctx));
   app.use(jobSubmitRoutes(ctx));
   app.use(uploadRoutes(ctx));
   app.use(adminJobRoutes(ctx));

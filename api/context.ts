@@ -11,6 +11,7 @@ import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
 import type { JobMetrics } from "../queues/metrics";
 import type { JobQueue } from "../queues/submit";
+import type { JobEvents } from "./routes/job-events";
 
 export interface AppContext {
   db: Db;
@@ -27,6 +28,8 @@ export interface AppContext {
   cleaners?: SessionCleaners;
   /** Rate limits (core/rate-limit.ts); createApp builds in-process ones when absent. */
   limits?: RateLimits;
+  /** Job event streams and waits: one shared status watcher (api/routes/job-events.ts); made on first use. */
+  jobEvents?: JobEvents;
   /** Long-lived streams closed when the process shuts down, before the server (MCP transports and their SSE streams register here). */
   closers?: Array<() => Promise<void>>;
 }

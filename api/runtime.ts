@@ -14,11 +14,13 @@ import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "./context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
+import { idempotencyCleaner } from "../queues/idempotency";
 import { JobMetrics } from "../queues/metrics";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
 import { startWorkers, type WorkerHost } from "../workers/host";
+import { WebhookSender } from "../workers/webhook-sender";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
 import { startMetricsServer, type MetricsServer } from "./metrics-server";
@@ -59,6 +61,7 @@ export async function startPlatform(
   const cleaners = new SessionCleaners();
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
   cleaners.register(uploadsCleaner(database.db));
+  cleaners.register(idempotencyCleaner(database.db));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
@@ -66,6 +69,7 @@ export async function startPlatform(
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
   let workers: WorkerHost | undefined;
+  let webhooks: WebhookSender | undefined;
   const platform: Platform = {
     ctx,
     database,
@@ -81,6 +85,7 @@ export async function startPlatform(
       // 2. running handlers get the drain to finish; what still runs then is handed back (restartable)
       //    or abandoned (fix), fenced by its lease;
       await workers?.stop({ drainMs: config.SHUTDOWN_DRAIN_MS });
+      await webhooks?.stop();
       // 3. requests in flight get what is left of the drain, then their connections are closed.
       //    A keep-alive connection whose last response ends now is closed as soon as it idles.
       if (server) {
@@ -116,6 +121,11 @@ export async function startPlatform(
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),
     });
+  }
+  if (opts.pools.length > 0) {
+    // Completion webhooks: every worker process sends its share of the due deliveries (docs/jobs.md).
+    webhooks = new WebhookSender({ db: database.db, clock, logger });
+    webhooks.start();
   }
   if (!opts.serve && opts.pools.length > 0) {
     platform.metrics = await startMetricsServer(ctx, { host: config.HOST, port: config.METRICS_PORT });

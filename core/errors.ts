@@ -9,6 +9,7 @@ export const ERRORS = {
   invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
   invalid_identity: { status: 400, message: "The execution identity is not valid." },
   unknown_command: { status: 400, message: "There is no such command; the usage (on stderr) lists them." },
+  idempotency_key_invalid: { status: 400, message: "The idempotency key must be 1 to 255 characters of A-Z, a-z, 0-9 and . _ : ~ + / = -." },
   mcp_protocol_unsupported: { status: 400, message: "The MCP-Protocol-Version header names a protocol version this server does not support." },
   // 401
   unauthenticated: { status: 401, message: "Authentication is required." },
@@ -38,6 +39,7 @@ export const ERRORS = {
   // 409
   conflict: { status: 409, message: "The request conflicts with the current state." },
   session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
+  idempotency_key_reused: { status: 409, message: "This idempotency key was used for a different request; use a new key for a new request." },
   revision_conflict: { status: 409, message: "The memory changed since it was read; reload and retry." },
   // 410
   session_expired: { status: 410, message: "The execution session has expired." },

@@ -98,3 +98,18 @@ export const JOB_RECONCILE_MS = 5_000;
 export const JOB_STALE_MS = 30_000;
 /** RUN-5: default of SHUTDOWN_DRAIN_MS (core/config.ts), the bound of a graceful shutdown's drain. */
 export const SHUTDOWN_DRAIN_MS = 10_000;
+
+/** Issue 14: idempotent submissions (`Idempotency-Key`, `idempotency_key`): key length, and how long a key holds its job. */
+export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** Issue 14: the longest a job read may wait for a terminal status (`GET /jobs/{id}?wait=`, `get_job` `wait_ms`). */
+export const JOB_WAIT_MAX_MS = 30_000;
+/** Issue 14: job event streams — one shared status read per process per poll, jobs watched at once, heartbeat, stream lifetime. */
+export const JOB_WATCH_POLL_MS = 500;
+export const MAX_WATCHED_JOBS = 4096;
+export const JOB_EVENTS_HEARTBEAT_MS = 15_000;
+export const JOB_EVENTS_MAX_STREAM_MS = 10 * 60_000;
+/** Issue 14: completion webhooks — URL length, per-attempt timeout, deliveries sent per pass. */
+export const WEBHOOK_URL_MAX_CHARS = 2048;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_BATCH = 16;

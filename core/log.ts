@@ -40,6 +40,11 @@ export const REDACT_PATHS = [
   "*.apiKey",
   'headers["x-codesynapse-session"]',
   'headers["x-codesynapse-parent-session"]',
+  // Idempotency keys are client data that may carry anything (docs/jobs.md): never logged.
+  'headers["idempotency-key"]',
+  '*.headers["idempotency-key"]',
+  "idempotency_key",
+  "*.idempotency_key",
 ];
 
 function redactError(err: unknown): unknown {

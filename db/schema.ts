@@ -3,6 +3,7 @@
  * accounts tables; row types are inferred by Kysely from these.
  */
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { JobEventTables } from "./job-events-schema";
 import type { MemoryTables } from "./memory-schema";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -94,7 +95,7 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
-export interface Database extends MemoryTables {
+export interface Database extends MemoryTables, JobEventTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   memberships: MembershipsTable;

@@ -20,6 +20,10 @@
  * its next pass. Without `tx`, the insert commits on its own and the dispatcher
  * wakes the pools after that commit (BullMQ message, or one coalesced NOTIFY
  * per pool).
+ *
+ * With an idempotency key (queues/idempotency.ts) the flush claims the keys and
+ * inserts the jobs of the keys it won in one transaction; a key already held
+ * answers with its job (`replayed`) or `idempotency_key_reused`.
  */
 import { authorizeMany, type AuthorizeRequest, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
@@ -31,8 +35,10 @@ import type { Db, Tx } from "../db/schema";
 import type { Dispatcher } from "./dispatch/dispatcher";
 import { repoRequired, type JobKind, type JobRow } from "./jobs";
 import type { JobRegistry } from "./registry";
+import { claimKeys, claimSlot, findKeys, keyHash, requestHash, type KeyClaim } from "./idempotency";
 import { enqueueJobs, newJobId, type NewJob } from "./sql/enqueueJob";
 import { inSubmitSpan } from "./trace-context";
+import { inTransaction } from "../db/transaction";
 
 export interface JobQueue {
   db: Db;
@@ -47,6 +53,14 @@ export interface SubmitInput {
   params: unknown;
   /** Repository id or name within the organisation (RUN-7); required when the kind needs a repository level. */
   repo?: string;
+  /** A client's idempotency key, already checked by parseIdempotencyKey (queues/idempotency.ts). */
+  idempotencyKey?: string;
+}
+
+/** The job, and whether an earlier submission with the same idempotency key created it. */
+export interface SubmitOutcome {
+  row: JobRow;
+  replayed: boolean;
 }
 
 /** One validated request: the kind's own check has passed, authorization has not run yet. */
@@ -58,10 +72,11 @@ interface Submission {
   repo: string | undefined;
   /** The submitting span (taken in the caller's context: the batch is written from another one). */
   traceparent: string | null;
+  keyHash: string | undefined;
 }
 
 /** The row, and the dispatch that follows its commit (resolved or logged, never thrown). */
-type Submitted = { row: JobRow; dispatched: Promise<void> } | AppError;
+type Submitted = { row: JobRow; dispatched: Promise<void>; replayed?: boolean } | AppError;
 
 /** One batcher per queue, made on first use: every JobQueue batches, however it was built. */
 const batchers = new WeakMap<JobQueue, Coalescer<Submission, Submitted>>();
@@ -73,6 +88,17 @@ export async function submitJob(
   input: SubmitInput,
   opts: { tx?: Tx } = {},
 ): Promise<JobRow> {
+  return (await submitJobOnce(q, identity, principal, input, opts)).row;
+}
+
+/** submitJob, telling a new job from one an earlier submission with the same idempotency key created. */
+export async function submitJobOnce(
+  q: JobQueue,
+  identity: Identity,
+  principal: Principal,
+  input: SubmitInput,
+  opts: { tx?: Tx } = {},
+): Promise<SubmitOutcome> {
   const def: JobKind | undefined = q.registry.get(input.kind);
   if (!def || def.system) throw new AppError("validation_failed", { message: "Unknown job kind.", details: { field: "kind" } });
   const parsed = def.params.safeParse(input.params ?? {});
@@ -83,11 +109,19 @@ export async function submitJob(
   if (def.repoLevel && !input.repo) throw repoRequired();
   // The row stores this submission span's traceparent: the worker's run continues the trace (trace-context.ts).
   return inSubmitSpan(def.kind, identity.tenant_id, async (traceparent) => {
-    const submission: Submission = { def, params: parsed.data, identity, principal, repo: input.repo, traceparent };
+    const submission: Submission = {
+      def,
+      params: parsed.data,
+      identity,
+      principal,
+      repo: input.repo,
+      traceparent,
+      keyHash: input.idempotencyKey === undefined ? undefined : keyHash(input.idempotencyKey),
+    };
     const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
     if (out instanceof AppError) throw out;
     await out!.dispatched;
-    return out!.row;
+    return { row: out!.row, replayed: out!.replayed === true };
   });
 }
 
@@ -138,14 +172,64 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
       },
     });
   });
-  const rows = await enqueueJobs(db, now, wanted.map((w) => w.job), { notify: !!tx });
+  const claims = keyClaims(items, wanted);
+  if (claims.size === 0) {
+    const rows = await enqueueJobs(db, now, wanted.map((w) => w.job), { notify: !!tx });
+    settle(q, tx, now, out, wanted, rows);
+    return out as Submitted[];
+  }
+  // Keys claimed and jobs inserted together: a job exists exactly when its key was won. The first
+  // submission of a key in this flush claims it; the others read it below, like a later retry.
+  const firstOf = new Map<string, number>();
+  for (const [k, c] of claims) if (!firstOf.has(claimSlot(c))) firstOf.set(claimSlot(c), k);
+  const attempted = await inTransaction(db, async (t) => {
+    const won = await claimKeys(t, now, [...firstOf.values()].map((k) => claims.get(k)!));
+    const insert = wanted.filter(({ k }) => {
+      const c = claims.get(k);
+      return !c || (firstOf.get(claimSlot(c)) === k && won.has(claimSlot(c)));
+    });
+    return { insert, rows: await enqueueJobs(t, now, insert.map((w) => w.job), { notify: !!tx }) };
+  });
+  settle(q, tx, now, out, attempted.insert, attempted.rows);
+  // Keys held by an earlier submission (or by the first of this flush): the job it made, if the request is the same.
+  const held = [...claims].filter(([k]) => out[k] === undefined);
+  const found = await findKeys(db, now, held.map(([, c]) => c));
+  const jobs = await jobsById(db, [...new Set([...found.values()].map((f) => f.jobId))]);
+  for (const [k, c] of held) {
+    const f = found.get(claimSlot(c));
+    const row = f ? jobs.get(f.jobId) : undefined;
+    if (f && f.requestHash !== c.requestHash) out[k] = new AppError("idempotency_key_reused");
+    else if (row) out[k] = { row, dispatched: Promise.resolve(), replayed: true };
+    else out[k] = new AppError("conflict"); // the holder vanished in between (expired and purged): the client retries
+  }
+  return out as Submitted[];
+}
+
+/** The key claim of every authorized submission that carries a key, by its index in the flush. */
+function keyClaims(items: readonly Submission[], wanted: ReadonlyArray<{ k: number; job: NewJob & { id: string } }>): Map<number, KeyClaim> {
+  const claims = new Map<number, KeyClaim>();
+  for (const { k, job } of wanted) {
+    const hash = items[k]!.keyHash;
+    if (hash === undefined || !job.identity) continue;
+    claims.set(k, { identity: job.identity, keyHash: hash, requestHash: requestHash(job.kind, job.repoId ?? null, items[k]!.params), jobId: job.id });
+  }
+  return claims;
+}
+
+/** Answers the inserted submissions (a row missing from `rows` was refused by a unique rule) and dispatches them. */
+function settle(q: JobQueue, tx: Tx | undefined, now: Date, out: Array<Submitted | undefined>, wanted: ReadonlyArray<{ k: number; job: { id: string } }>, rows: JobRow[]): void {
   const dispatched = tx || rows.length === 0 ? Promise.resolve() : dispatch(q, rows, now);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const { k, job } of wanted) {
     const row = byId.get(job.id);
     out[k] = row ? { row, dispatched } : new AppError("conflict");
   }
-  return out as Submitted[];
+}
+
+async function jobsById(db: Db | Tx, ids: string[]): Promise<Map<string, JobRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await db.selectFrom("jobs").selectAll().where("id", "in", ids).execute()) as JobRow[];
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 async function dispatch(q: JobQueue, rows: JobRow[], now: Date): Promise<void> {

@@ -8,6 +8,7 @@ import { createApiKey, revokeApiKey } from "../../core/accounts/api-keys";
 import { AppError } from "../../core/errors";
 import type { Clock } from "../../core/clock";
 import type { Db } from "../../db/schema";
+import { listDeliveries, removeOrgWebhook, setOrgWebhook } from "../../queues/webhooks";
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -56,5 +57,20 @@ export const ADMIN_COMMANDS: Record<string, { usage: string; run: (db: Db, clock
     run: (db, c, f) => suspendMember(db, { orgId: need(f, "org"), userId: need(f, "user"), at: c.now() }),
   },
   "suspend-org": { usage: "--org ORG_ID", run: (db, c, f) => suspendOrg(db, { orgId: need(f, "org"), at: c.now() }) },
+  // Completion webhooks (docs/jobs.md): the secret is printed once, by set-webhook.
+  "set-webhook": {
+    usage: "--org ORG_ID --url URL [--secret S]",
+    run: (db, c, f) => setOrgWebhook(db, c.now(), { orgId: need(f, "org"), url: need(f, "url"), secret: typeof f.secret === "string" ? f.secret : undefined }),
+  },
+  "remove-webhook": { usage: "--org ORG_ID", run: (db, _c, f) => removeOrgWebhook(db, need(f, "org")) },
+  "webhook-deliveries": {
+    usage: "--org ORG_ID [--status pending|sending|delivered|failed] [--limit N]",
+    run: async (db, _c, f) => ({
+      deliveries: await listDeliveries(db, need(f, "org"), {
+        ...(f.status !== undefined ? { status: oneOf(f, "status", ["pending", "sending", "delivered", "failed"] as const) } : {}),
+        ...(typeof f.limit === "string" ? { limit: Number.parseInt(f.limit, 10) || 50 } : {}),
+      }),
+    }),
+  },
   "revoke-api-key": { usage: "--key-prefix P", run: (db, c, f) => revokeApiKey(db, { prefix: need(f, "key-prefix"), at: c.now() }) },
 };

@@ -80,7 +80,7 @@ async function runServer(opts: { serve: boolean; pools: string[] }): Promise<voi
 
 function printResult(result: object, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else for (const [k, v] of Object.entries(result)) process.stdout.write(`${k}: ${String(v)}\n`);
+  else for (const [k, v] of Object.entries(result)) process.stdout.write(`${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}\n`);
 }
 
 async function runAdmin(argv: string[]): Promise<void> {
@@ -93,7 +93,7 @@ async function runAdmin(argv: string[]): Promise<void> {
     options: {
       json: { type: "boolean" },
       "platform-admin": { type: "boolean" },
-      ...Object.fromEntries(["name", "email", "password", "org", "user", "role", "repo", "level", "key-prefix"].map((f) => [f, { type: "string" as const }])),
+      ...Object.fromEntries(["name", "email", "password", "org", "user", "role", "repo", "level", "key-prefix", "url", "secret", "status", "limit"].map((f) => [f, { type: "string" as const }])),
     },
   });
   const json = values.json === true;

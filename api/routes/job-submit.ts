@@ -4,6 +4,12 @@
  * permission of its kind (write for ingest, fix and embedding; read for AI)
  * checked before anything else, and a 202 `{job_id}`. `submitRepoJob` is
  * also what the MCP tools `submit_ingest` / `submit_ai_task` call.
+ *
+ * Idempotency (queues/idempotency.ts): an `Idempotency-Key` header (the tools'
+ * `idempotency_key`) makes a retried submission answer with the job the first
+ * one created, for 24 h, with `Idempotent-Replayed: true`; the same key with
+ * another body is 409 `idempotency_key_reused`; a malformed key is 400
+ * `idempotency_key_invalid`, before anything else is looked at.
  */
 import { Router } from "express";
 import type { z } from "zod";
@@ -11,7 +17,8 @@ import type { Actor } from "../../core/auth/authenticate";
 import { authorizeRepo } from "../../core/authorize";
 import { AppError } from "../../core/errors";
 import type { Identity } from "../../core/execution/identity";
-import { submitJob } from "../../queues/submit";
+import { parseIdempotencyKey } from "../../queues/idempotency";
+import { submitJobOnce } from "../../queues/submit";
 import { AI_KIND, aiParams } from "../../workers/pools/ai";
 import { EMBEDDING_KIND, embeddingParams } from "../../workers/pools/embedding";
 import { FIX_KIND, fixParams } from "../../workers/pools/fix";
@@ -29,8 +36,27 @@ export const SUBMIT_KINDS = {
 
 export type SubmitKind = keyof typeof SUBMIT_KINDS;
 
-/** Validates, checks the repository permission, (for ingest) the snapshot source, then `submitJob`. */
-export async function submitRepoJob(ctx: AppContext, identity: Identity, actor: Actor, kind: SubmitKind, repoRef: string, body: unknown): Promise<{ job_id: string }> {
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const REPLAYED_HEADER = "idempotent-replayed";
+
+export interface SubmitOptions {
+  /** Checked by parseIdempotencyKey. */
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Validates, checks the repository permission, (for ingest) the snapshot source, then `submitJobOnce`.
+ * `replayed`: an earlier submission with the same idempotency key created this job.
+ */
+export async function submitRepoJob(
+  ctx: AppContext,
+  identity: Identity,
+  actor: Actor,
+  kind: SubmitKind,
+  repoRef: string,
+  body: unknown,
+  opts: SubmitOptions = {},
+): Promise<{ job_id: string; replayed: boolean }> {
   const def = SUBMIT_KINDS[kind];
   const params = parseWith(def.schema as z.ZodType, body) as Record<string, unknown>;
   if (!ctx.jobs || !ctx.jobs.registry.get(kind)) throw new AppError("unavailable", { message: "This job kind is not available on this server." });
@@ -39,8 +65,13 @@ export async function submitRepoJob(ctx: AppContext, identity: Identity, actor: 
   if (kind === INGEST_KIND) {
     await checkIngestSource(ctx.config, params as z.infer<typeof ingestParams>, { db: ctx.db, identity, repoId: repo.repoId, now: ctx.clock.now() });
   }
-  const row = await submitJob(ctx.jobs, identity, principalOf(actor), { kind, params, repo: repo.repoId });
-  return { job_id: row.id };
+  const { row, replayed } = await submitJobOnce(ctx.jobs, identity, principalOf(actor), {
+    kind,
+    params,
+    repo: repo.repoId,
+    ...(opts.idempotencyKey !== undefined ? { idempotencyKey: opts.idempotencyKey } : {}),
+  });
+  return { job_id: row.id, replayed };
 }
 
 export function jobSubmitRoutes(ctx: AppContext): Router {
@@ -51,8 +82,11 @@ export function jobSubmitRoutes(ctx: AppContext): Router {
       `${base}${suffix}`,
       requireExecution(ctx),
       route(async (req, res) => {
+        const idempotencyKey = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);
         const ex = executionOf(req);
-        res.status(202).json(await submitRepoJob(ctx, ex.identity, ex.actor, kind, String(req.params.repo), req.body ?? {}));
+        const { job_id, replayed } = await submitRepoJob(ctx, ex.identity, ex.actor, kind, String(req.params.repo), req.body ?? {}, { idempotencyKey });
+        if (replayed) res.setHeader(REPLAYED_HEADER, "true");
+        res.status(202).json({ job_id });
       }),
     );
   mount("/ingest", INGEST_KIND);

@@ -4,10 +4,18 @@
  * (same organisation, user and primary session). Any other job, including one
  * of another session of the same user, is `job_not_found`. Submission routes
  * call `submitJob` (queues/submit.ts) and live with their handlers.
+ *
+ * `GET /api/v1/jobs/{id}?wait=MS` (and the `get_job` tool's `wait_ms`, through
+ * the same `readJob`) waits up to 30 s for a terminal status and answers as
+ * soon as there is one, or with the current status when the wait runs out.
+ * Waiting uses the shared watcher of the job event streams (job-events.ts).
  */
 import { Router } from "express";
 import { z } from "zod";
 import { AppError } from "../../core/errors";
+import type { Identity } from "../../core/execution/identity";
+import { JOB_WAIT_MAX_MS } from "../../core/limits";
+import { waitForTerminal } from "../../queues/job-watch";
 import { signalCancel } from "../../queues/cancel-signals";
 import type { JobRow } from "../../queues/jobs";
 import { cancelJob } from "../../queues/sql/cancelJob";
@@ -16,6 +24,7 @@ import { listJobs } from "../../queues/sql/listJobs";
 import type { AppContext } from "../context";
 import { executionOf, requireExecution } from "../execution";
 import { parseWith, route } from "../http";
+import { jobEventsOf } from "./job-events";
 
 const JOB_ID = /^job_[0-9a-f]{32}$/;
 const MAX_LIST = 100;
@@ -24,6 +33,11 @@ const ListQuery = z.strictObject({
   status: z.enum(["queued", "running", "succeeded", "failed", "canceled", "abandoned", "refused"]).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_LIST).default(20),
   before: z.iso.datetime().optional(),
+});
+
+const DetailQuery = z.strictObject({
+  /** Milliseconds to wait for a terminal status (0 = answer at once). */
+  wait: z.coerce.number().int().min(0).max(JOB_WAIT_MAX_MS).optional(),
 });
 
 /** What a caller sees of its own job: no lease token, no principal ids. */
@@ -47,7 +61,18 @@ export function jobView(j: JobRow) {
   };
 }
 
-function jobIdOf(raw: unknown): string {
+/**
+ * One of the caller's own jobs (`job_not_found` for any other), after waiting up to `waitMs`
+ * for it to end. The one read behind GET /jobs/{id} and the get_job tool.
+ */
+export async function readJob(ctx: AppContext, identity: Identity, id: string, opts: { waitMs?: number; signal?: AbortSignal } = {}): Promise<JobRow> {
+  const job = await getJob(ctx.db, identity, id);
+  if (!job) throw new AppError("job_not_found");
+  if (!opts.waitMs) return job;
+  return waitForTerminal(jobEventsOf(ctx).watcher, job, Math.min(opts.waitMs, JOB_WAIT_MAX_MS), opts.signal);
+}
+
+export function jobIdOf(raw: unknown): string {
   if (typeof raw !== "string" || !JOB_ID.test(raw)) throw new AppError("job_not_found");
   return raw;
 }
@@ -68,9 +93,12 @@ export function jobRoutes(ctx: AppContext): Router {
     "/api/v1/jobs/:id",
     requireExecution(ctx),
     route(async (req, res) => {
-      const job = await getJob(ctx.db, executionOf(req).identity, jobIdOf(req.params.id));
-      if (!job) throw new AppError("job_not_found");
-      res.json(jobView(job));
+      const q = parseWith(DetailQuery, req.query, "(query)");
+      const id = jobIdOf(req.params.id);
+      const gone = new AbortController();
+      res.on("close", () => gone.abort()); // the client went away: stop waiting
+      const job = await readJob(ctx, executionOf(req).identity, id, { ...(q.wait ? { waitMs: q.wait } : {}), signal: gone.signal });
+      if (!res.writableEnded) res.json(jobView(job));
     }),
   );
   r.post(
