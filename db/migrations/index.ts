@@ -9,6 +9,7 @@ import * as sessionRegistry from "./20261202_0002_session_registry";
 import * as memory from "./20261202_0100_memory";
 import * as jobs from "./20261202_0200_jobs";
 import * as ingestUploads from "./20261202_0300_ingest_uploads";
+import * as codeIntel from "./20261203_0600_code_intel";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "20261202_0100_memory": memory,
   "20261202_0200_jobs": jobs,
   "20261202_0300_ingest_uploads": ingestUploads,
+  "20261203_0600_code_intel": codeIntel,
 };

@@ -22,7 +22,7 @@ export function registerJobTools(define: DefineTool): void {
       title: "Job status",
       description:
         "Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), " +
-        "repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, created_at, run_at, started_at, finished_at}. " +
+        "repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. " +
         "Jobs of other threads or users are not visible (job_not_found).",
       inputSchema: { job_id: idString().describe('The job id returned at submission ("job_…").') },
       readOnly: true,
