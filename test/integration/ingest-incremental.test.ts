@@ -50,7 +50,7 @@ await describeEachDatabase("incremental ingest", (t) => {
     root = await mkdtemp(path.join(tmpdir(), "cs-incr-"));
     config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }), { stores: { repository: memory.repository.store }, pools: ["ingest"] });
+    th = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }), { stores: { repository: memory.repository.store }, pools: ["ingest"], leaseMs: 10_000 });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
