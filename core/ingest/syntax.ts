@@ -2,8 +2,9 @@
  * Symbols, imports, calls and references of one source file from its
  * tree-sitter syntax tree (WRK-2): TypeScript/TSX, JavaScript, Python, Go,
  * Java and Rust. The per-language meaning of nodes is ./syntax-rules.ts; this
- * file walks the tree (iteratively: a deeply nested file cannot overflow the
- * stack) and bounds what it keeps: at most INGEST_MAX_SYMBOLS_PER_FILE
+ * file reads the tree (only nodes of a type the language's handlers name are
+ * taken out of the runtime, in document order; no recursion, so a deeply
+ * nested file cannot overflow the stack) and bounds what it keeps: at most INGEST_MAX_SYMBOLS_PER_FILE
  * symbols and imports, INGEST_MAX_USES_PER_FILE calls and references, each
  * distinct. Grammars load on first use (./grammars.ts).
  */
@@ -39,7 +40,7 @@ export function isParsable(file: string): boolean {
 }
 
 /** What one syntax tree declares and uses, bounded (see the file comment). */
-export function readTree(root: Node, language: string, visit: Visitor): ParsedFile {
+export function readTree(root: Node, language: string, visitor: Visitor): ParsedFile {
   const symbols: CodeSymbol[] = [];
   const seenSymbols = new Set<string>();
   const imports = new Set<string>();
@@ -51,10 +52,15 @@ export function readTree(root: Node, language: string, visit: Visitor): ParsedFi
     if (into.size < INGEST_MAX_USES_PER_FILE && !into.has(key)) into.set(key, { from, name });
   };
   const top: Scope = { container: null, inClass: false, inFunction: false, owner: null };
-  const stack: Array<[Node, Scope]> = [[root, top]];
-  while (stack.length > 0) {
-    const [n, s] = stack.pop()!;
-    const v = visit(n, s);
+  // Only nodes of a type the handlers name, found inside the runtime (`descendantsOfType`, in
+  // document order). Scopes come only from such nodes, so an enclosing node's scope applies while
+  // later nodes start before it ends: `open` is the stack of the enclosing scope-making nodes.
+  const open: Array<{ end: number; scope: Scope }> = [];
+  for (const n of root.descendantsOfType([...visitor.types])) {
+    if (!n.isNamed) continue;
+    while (open.length > 0 && open[open.length - 1]!.end <= n.startIndex) open.pop();
+    const s = open.length > 0 ? open[open.length - 1]!.scope : top;
+    const v = visitor.visit(n, s);
     if (v?.symbol && symbols.length < INGEST_MAX_SYMBOLS_PER_FILE) {
       const { kind, name, parent } = v.symbol;
       const key = `${kind} ${parent ?? ""}.${name}`;
@@ -67,9 +73,7 @@ export function readTree(root: Node, language: string, visit: Visitor): ParsedFi
     if (v?.module !== undefined && module === undefined && v.module.length > 0) module = v.module;
     if (v?.call) use(calls, s.owner, v.call);
     if (v?.reference) use(references, s.owner, v.reference);
-    const inner = v?.inner ?? s;
-    const kids = n.namedChildren;
-    for (let i = kids.length - 1; i >= 0; i--) if (kids[i]) stack.push([kids[i]!, inner]);
+    if (v?.inner) open.push({ end: n.endIndex, scope: v.inner });
   }
   return { language, symbols, imports: [...imports], calls: [...calls.values()], references: [...references.values()], ...(module !== undefined ? { module } : {}) };
 }

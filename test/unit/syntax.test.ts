@@ -20,7 +20,7 @@ describe("tree-sitter parsing", () => {
     expect(loadedGrammars()).toEqual(["python"]);
   });
 
-  it("TypeScript: classes, abstract and private methods, interfaces, enums, namespaces, arrow functions, overloads once; no locals", async () => {
+  it("TypeScript: classes, abstract and private methods, interfaces, enums, namespaces, arrow functions, overloads once; string-named methods; nothing declared inside functions or callbacks", async () => {
     const p = await parseSyntax(
       "src/a.ts",
       [
@@ -41,11 +41,13 @@ describe("tree-sitter parsing", () => {
         "export function over(a: string): void;",
         "export function over(a: unknown) {}",
         "const obj = { method() { inObject(); } };",
+        'describe("x", () => { const insideCallback = () => 1; function alsoInside() {} });',
+        'class Q { "~validate"() {} }',
       ].join("\n"),
     );
     expect(p?.language).toBe("typescript");
     expect(sym(p)).toEqual(
-      ["class AA", "class E", "class K", "function NS.h", "function f", "function lazy", "function over", "interface I", "method AA.z", "method K.#secret", "method K.g", "method K.m", "module NS"].sort(),
+      ["class AA", "class E", "class K", "class Q", "method Q.~validate", "function NS.h", "function f", "function lazy", "function over", "interface I", "method AA.z", "method K.#secret", "method K.g", "method K.m", "module NS"].sort(),
     );
     expect(p?.imports.sort()).toEqual(["./a", "./b", "./c"]);
     expect(uses(p?.calls)).toEqual(expect.arrayContaining(["K.m>n", "K.m>foo", "K.m>Zed", "NS.h>helper", "->inObject"]));
