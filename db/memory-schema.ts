@@ -61,7 +61,8 @@ export interface SessionMemoryVectorsTable {
   ns: string;
   id: string;
   model: string;
-  vector: number[];
+  /** float4 big-endian, 4 bytes a dimension (migration 20261203_0600_code_intel). */
+  vector: Uint8Array;
   expires_at: Timestamp;
 }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 
 // Frozen once released: write a new migration instead of editing this one.
 // Code intelligence (issue 16): job progress, the per-file parse cache of
-// incremental ingest, compact (float4) vectors. See docs/job-kinds.md and docs/memory.md.
+// incremental ingest, compact (float4) vectors. `down` drops session vectors (a reindex restores them). See docs/job-kinds.md and docs/memory.md.
 export async function up(db: Kysely<any>): Promise<void> {
   // Progress of a running job (files done of total for ingest); null where a kind reports none.
   await db.schema.alterTable("jobs").addColumn("progress_done", "integer").execute();
@@ -21,14 +21,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("repo_ingest_files_pk", ["repo_id", "path"])
     .execute();
 
-  // Vectors as float4 arrays: half the bytes of double precision, the precision embeddings have.
-  await sql`alter table session_memory_vectors alter column vector type real[]`.execute(db);
+  // Session vectors as bytea: float4 big-endian (float4send's order), 4 bytes a dimension, read
+  // as one buffer and scored in process (db/vector/local-postgres.ts) — no per-element text.
+  await sql`alter table session_memory_vectors add column vec bytea`.execute(db);
+  await sql`update session_memory_vectors v set vec = coalesce((select string_agg(float4send(x::real), ''::bytea order by i)
+    from unnest(v.vector) with ordinality as t(x, i)), ''::bytea)`.execute(db);
+  await sql`alter table session_memory_vectors drop column vector`.execute(db);
+  await sql`alter table session_memory_vectors rename column vec to vector`.execute(db);
+  await sql`alter table session_memory_vectors alter column vector set not null`.execute(db);
+  // Repository embeddings as float4 arrays (half of double precision; what embeddings carry),
+  // scored in SQL: pgvector's distance where the server has it, exact arithmetic otherwise.
   await sql`alter table repo_nodes alter column embedding type real[]`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`alter table repo_nodes alter column embedding type double precision[]`.execute(db);
-  await sql`alter table session_memory_vectors alter column vector type double precision[]`.execute(db);
+  await sql`delete from session_memory_vectors`.execute(db);
+  await sql`alter table session_memory_vectors alter column vector type double precision[] using '{}'::double precision[]`.execute(db);
   await db.schema.dropTable("repo_ingest_files").execute();
   await db.schema.alterTable("jobs").dropColumn("progress_total").execute();
   await db.schema.alterTable("jobs").dropColumn("progress_done").execute();
