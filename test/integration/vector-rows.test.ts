@@ -5,7 +5,10 @@
  * this instance or another on the same database.
  */
 import { expect, it } from "vitest";
+import { repoFactId, repoNodeId } from "../../core/memory/ids";
+import { PostgresRepositoryStore } from "../../db/graph/postgres/repository-store";
 import { decodeVector, encodeVector, PostgresVectorRows } from "../../db/vector/local-postgres";
+import { seedAccount } from "../support/fixtures";
 import { describeEachDatabase } from "../support/databases";
 
 await describeEachDatabase("session vector rows", (t) => {
@@ -28,5 +31,18 @@ await describeEachDatabase("session vector rows", (t) => {
     expect(await a.nearest(key, "m", Date.now() + 120_000, [1, 0.1], 10)).toEqual([]);
     await b.deleteScope(key);
     expect(await a.nearest(key, "m", Date.now(), [1, 0.1], 10)).toEqual([]);
+  });
+
+  it("repository dense recall is scored in SQL: only the nearest hits come back, vectors of another length never match", async () => {
+    const { repoId } = await seedAccount(t().db);
+    const store = new PostgresRepositoryStore(t().db);
+    const node = (name: string) => ({ id: repoNodeId(repoId, "code.function", name), name, type: "code.function" });
+    const [a, b, c] = [node("a.ts#near"), node("a.ts#far"), node("a.ts#other")];
+    await store.upsertFacts(repoId, [a, b, c].map((o) => ({ fact_id: repoFactId(repoId, a.id, "calls", o.id), subject: a, predicate: "calls", object: o })), { session_id: null }, Date.now());
+    await store.setEmbeddings(repoId, "m", [{ id: a.id, vector: [1, 0] }, { id: b.id, vector: [0, 1] }, { id: c.id, vector: [1, 0, 0] }]);
+    const hits = await store.nearestEmbeddings(repoId, "m", [1, 0.1], 1, 5000);
+    expect(hits.map((h) => h.id)).toEqual([a.id]);
+    expect(hits[0]!.score).toBeCloseTo(1 / Math.sqrt(1.01), 5);
+    expect((await store.nearestEmbeddings(repoId, "m", [1, 0.1], 10, 5000)).map((h) => h.id)).toEqual([a.id, b.id]);
   });
 });
