@@ -125,5 +125,6 @@ function buildVectorIndex(config: Config, db: Db, graph: GraphStores, onWarning:
     return { index, close: () => index.close() };
   }
   if (graph.neo4j) return { index: new Neo4jVectorIndex(graph.neo4j.driver, { schema: graph.neo4j.schema }), close: async () => undefined };
-  return { index: new LocalVectorIndex(new PostgresVectorRows(db)), close: async () => undefined };
+  // Embedded PGlite: this process is the database's only user, so decoded vectors may be cached.
+  return { index: new LocalVectorIndex(new PostgresVectorRows(db, { processCache: !config.DATABASE_URL })), close: async () => undefined };
 }

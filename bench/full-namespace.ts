@@ -36,20 +36,23 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** Fills a fresh namespace, warms up, times `queries` recalls (limit 10). Times are sorted, in ms. */
-export async function timeFullNamespaceRecall(engine: SessionMemoryEngine, now: number, queries: number) {
+export async function timeFullNamespaceRecall(engine: SessionMemoryEngine, now: number, queries: number, modes: Array<"fused" | "lexical"> = ["fused"]) {
   const scope = scopeFor(now);
   const triples = fullNamespaceTriples();
   for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
   const snap = await engine.snapshot(scope);
   const texts = Array.from({ length: queries }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
   for (const q of texts.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 });
-  const times: number[] = [];
+  // Modes interleaved query by query, so both see the same conditions on a shared machine.
+  const byMode = new Map(modes.map((m) => [m, [] as number[]]));
   for (const q of texts) {
-    const t0 = performance.now();
-    const r = await engine.recall(scope, { query: q, limit: 10 });
-    times.push(performance.now() - t0);
-    if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
+    for (const mode of modes) {
+      const t0 = performance.now();
+      const r = await engine.recall(scope, { query: q, limit: 10, mode });
+      byMode.get(mode)!.push(performance.now() - t0);
+      if (r.results.length === 0) throw new Error("recall returned nothing on a full namespace");
+    }
   }
-  times.sort((a, b) => a - b);
-  return { facts: snap.facts.length, entities: snap.entities.length, times };
+  for (const t of byMode.values()) t.sort((a, b) => a - b);
+  return { facts: snap.facts.length, entities: snap.entities.length, times: byMode.get(modes[0]!)!, byMode };
 }

@@ -54,6 +54,7 @@ export const ERRORS = {
   // 422 / 429: limits
   limit_exceeded: { status: 422, message: "A limit was reached." },
   invalid_archive: { status: 422, message: "The archive could not be read safely." },
+  patch_does_not_apply: { status: 422, message: "The proposed patch does not apply to the snapshot (git apply --check refused it)." },
   rate_limited: { status: 429, message: "Too many requests; retry after the time in Retry-After." },
   // 499 / 5xx
   canceled: { status: 499, message: "The operation was canceled." },

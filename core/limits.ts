@@ -80,6 +80,8 @@ export const INGEST_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 export const INGEST_MAX_ARCHIVE_ENTRIES = 20_000;
 export const INGEST_MAX_EXTRACT_BYTES = 4 * INGEST_MAX_TOTAL_BYTES;
 export const INGEST_MAX_SYMBOLS_PER_FILE = 500;
+/** Distinct calls, and distinct type references, kept per parsed file. */
+export const INGEST_MAX_USES_PER_FILE = 2000;
 /** WRK-2: triples per repository-store write while ingesting (keeps statements under the parameter limit). */
 export const INGEST_WRITE_CHUNK = 400;
 /** WRK-4: batches of MAX_EMBED_BATCH one embedding job runs before it hands the rest to a follow-up job. */

@@ -61,7 +61,8 @@ export interface SessionMemoryVectorsTable {
   ns: string;
   id: string;
   model: string;
-  vector: number[];
+  /** float4 big-endian, 4 bytes a dimension (migration 20261203_0600_code_intel). */
+  vector: Uint8Array;
   expires_at: Timestamp;
 }
 
@@ -96,6 +97,18 @@ export interface RepoEdgesTable {
   created_at: CreatedAt;
 }
 
+/** The per-file parse cache of incremental ingest (migration 20261203_0600_code_intel). */
+export interface RepoIngestFilesTable {
+  repo_id: string;
+  path: string;
+  /** Hex SHA-256 of the file's text as parsed. */
+  sha256: string;
+  /** The parser and its rules' version that produced `parsed` (a new version parses again). */
+  parser: string;
+  parsed: ColumnType<unknown, string | null, string | null>;
+  updated_at: Timestamp;
+}
+
 export interface MemoryTables {
   session_memory_tenants: SessionMemoryTenantsTable;
   session_memory_revocations: SessionMemoryRevocationsTable;
@@ -106,4 +119,5 @@ export interface MemoryTables {
   repo_memory_locks: RepoMemoryLocksTable;
   repo_nodes: RepoNodesTable;
   repo_edges: RepoEdgesTable;
+  repo_ingest_files: RepoIngestFilesTable;
 }

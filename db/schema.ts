@@ -187,6 +187,9 @@ export interface JobsTable {
   updated_at: Timestamp;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** Files done of total while an ingest runs (migration 20261203_0600); null for kinds that report none. */
+  progress_done: ColumnType<number | null, number | null | undefined, number | null>;
+  progress_total: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface JobSchedulesTable {

@@ -31,6 +31,12 @@ export interface JobRunContext<P> {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /**
+   * Records `done` of `total` on the job row (fenced by the lease; shown by get_job, the REST job
+   * read and the operators' jobs page). Never throws; call it at a bounded rate. The runner always
+   * sets it; absent only where a test calls a handler directly.
+   */
+  progress?: (done: number, total: number) => Promise<void>;
 }
 
 /** The writable stores a `persist` gets, fenced by the job's transaction (workers/fenced-stores.ts). */

@@ -40,6 +40,7 @@ import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
 import { Coalescer } from "../core/coalescer";
 import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
+import { reportProgress } from "../queues/sql/reportProgress";
 import { fencedStores } from "./fenced-stores";
 import { inJobSpan } from "./job-span";
 import type { JobHandler, JobOutcome, PersistStores } from "./handler";
@@ -296,6 +297,11 @@ export class JobRunner {
           db,
           clock,
           logger: this.o.logger,
+          progress: (done, total) =>
+            reportProgress(db, { id: row.id, token, done, total }).then(
+              () => undefined,
+              (err: unknown) => this.o.logger.warn({ code: "progress_write_failed", err: (err as Error).message }, "job progress could not be recorded"),
+            ),
         });
       } catch (err) {
         if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);

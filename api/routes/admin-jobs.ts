@@ -71,8 +71,9 @@ export function adminJobRoutes(ctx: AppContext): Router {
       const body = `<h1>Jobs</h1><p>Dispatch: <strong>${esc(dispatch === "bullmq" ? "BullMQ (Redis)" : "PostgreSQL rows (no Redis)")}</strong> · generated ${esc(now)}</p>
 <h2>Depth per pool</h2>${table(["pool", ...statuses, "oldest waiting"], depthRows, "No pools.")}
 <h2>Running leases</h2>${table(
-        ["job", "kind", "pool", "tenant", "attempt", "lease owner", "lease deadline", "deadline in", "cancel requested"],
-        leases.map((l) => [l.id, l.kind, l.pool, l.tenant_id ?? "system", `${l.attempts}/${l.max_attempts}`, l.lease_owner, l.lease_expires_at,
+        ["job", "kind", "pool", "tenant", "attempt", "progress", "lease owner", "lease deadline", "deadline in", "cancel requested"],
+        leases.map((l) => [l.id, l.kind, l.pool, l.tenant_id ?? "system", `${l.attempts}/${l.max_attempts}`, l.progress_total === null ? "—" : `${l.progress_done ?? 0}/${l.progress_total}`,
+          l.lease_owner, l.lease_expires_at,
           l.lease_expires_at ? `${Math.round((l.lease_expires_at.getTime() - now.getTime()) / 1000)}s` : "—", l.cancel_requested_at ? "yes" : "no"]),
         "No job is running.",
       )}

@@ -54,6 +54,7 @@ export function jobView(j: JobRow) {
     attempts: j.attempts,
     max_attempts: j.max_attempts,
     cancel_requested: j.cancel_requested_at !== null,
+    progress: j.progress_total === null || j.progress_total === undefined ? null : { done: j.progress_done ?? 0, total: j.progress_total },
     created_at: j.created_at.toISOString(),
     run_at: j.run_at.toISOString(),
     started_at: j.started_at?.toISOString() ?? null,

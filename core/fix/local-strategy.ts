@@ -5,9 +5,10 @@
  *   rename oldName to newName [in path/to/file]
  * — and applies it to the files given (a rename matches whole identifiers
  * only), within single lines, so the result is an exact unified diff. Anything
- * else yields no patch and says so; it never invents an edit.
+ * else yields no patch and says so; it never invents an edit. The patch is
+ * made by jsdiff (./diff.ts) and checked against the snapshot by the fix job.
  */
-import { unifiedDiffInPlace } from "./diff";
+import { filePatch } from "./diff";
 
 export interface LocalEdit {
   find: RegExp;
@@ -39,7 +40,7 @@ export function proposeLocalPatch(problem: string, files: Array<{ path: string; 
       .map((line) => line.replace(edit.find, () => edit.replace))
       .join("\n");
     if (after === f.text) continue;
-    parts.push(unifiedDiffInPlace(f.path, f.text, after));
+    parts.push(filePatch(f.path, f.text, after));
     touched.push(f.path);
   }
   return { patch: parts.join(""), files: touched };

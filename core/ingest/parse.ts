@@ -1,6 +1,8 @@
 /**
- * Symbols and imports of one source file, by line-oriented regular
- * expressions (WRK-2): TypeScript/JavaScript, Python, Go and Java. Not a
+ * What ingest reads from one source file (`ParsedFile`), and the first way it
+ * had of reading it, kept as the baseline the ingest bench compares with:
+ * line-oriented regular expressions (TypeScript/JavaScript, Python, Go and
+ * Java). Ingest itself parses with tree-sitter (./syntax.ts). The regex reader is not a
  * parser: it finds declarations at the start of a line, tracks class bodies by
  * brace depth (indentation for Python) to tell methods from functions, and
  * ignores comments only where a line starts with one. At most
@@ -8,7 +10,7 @@
  */
 import { INGEST_MAX_SYMBOLS_PER_FILE } from "../limits";
 
-export type SymbolKind = "function" | "class" | "method" | "interface";
+export type SymbolKind = "function" | "class" | "method" | "interface" | "module";
 
 export interface CodeSymbol {
   kind: SymbolKind;
@@ -23,6 +25,18 @@ export interface ParsedFile {
   symbols: CodeSymbol[];
   /** Import specifiers as written (resolved later, against the snapshot's files). */
   imports: string[];
+  /** Calls by simple name, attributed to the enclosing symbol (resolved later, against the snapshot's symbols). */
+  calls?: CodeUse[];
+  /** Type references by simple name, attributed the same way. */
+  references?: CodeUse[];
+  /** The package the file declares (Go `package`, Java `package`). */
+  module?: string;
+}
+
+export interface CodeUse {
+  /** The enclosing symbol, qualified within the file (`Class.method`), or null at file level. */
+  from: string | null;
+  name: string;
 }
 
 const LANG_BY_EXT: Record<string, string> = {

@@ -2,12 +2,16 @@
  * A bounded walk of one snapshot directory (WRK-2). Breadth-first, sorted, so
  * the same tree always yields the same files. Symlinks are never followed
  * (a link could leave the allowed root); vendored and generated directories
- * are skipped. Stops at INGEST_MAX_FILES files, INGEST_MAX_TOTAL_BYTES read,
+ * are skipped, and so is whatever git ignores: every `.gitignore` on the way
+ * down (and `.git/info/exclude`) is read with the `ignore` package and applied
+ * as git does — a deeper file's rules win over its parents', `!pattern`
+ * re-includes, an ignored directory is not entered. Stops at INGEST_MAX_FILES files, INGEST_MAX_TOTAL_BYTES read,
  * INGEST_MAX_DEPTH levels; a file over INGEST_MAX_FILE_BYTES or with a NUL
  * byte (binary) is listed without its text.
  */
 import { open, readdir } from "node:fs/promises";
 import path from "node:path";
+import ignore, { type Ignore } from "ignore";
 import { INGEST_MAX_DEPTH, INGEST_MAX_FILE_BYTES, INGEST_MAX_FILES, INGEST_MAX_TOTAL_BYTES } from "../limits";
 
 export interface WalkedFile {
@@ -22,6 +26,8 @@ export interface WalkResult {
   files: WalkedFile[];
   bytesRead: number;
   truncated: boolean;
+  /** Files and directories left out by .gitignore rules. */
+  ignored: number;
 }
 
 export interface WalkLimits {
@@ -40,6 +46,33 @@ export const DEFAULT_WALK_LIMITS: WalkLimits = {
 
 const SKIP_DIRS = new Set([".git", ".hg", ".svn", "node_modules", "vendor", "dist", "build", "target", "out", ".venv", "venv", "__pycache__", ".next", ".cache", ".codesynapse"]);
 
+/** The ignore files of one directory and the directories above it, outermost first. */
+type IgnoreChain = Array<{ base: string; ig: Ignore }>;
+
+const GITIGNORE_MAX_BYTES = 256 * 1024;
+
+function isIgnored(chain: IgnoreChain, rel: string, dir: boolean): boolean {
+  let ignored = false;
+  for (const { base, ig } of chain) {
+    const sub = base ? rel.slice(base.length + 1) : rel;
+    const r = ig.test(dir ? `${sub}/` : sub);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/** The chain for a directory: its parent's, plus its own `.gitignore` (and, at the root, `.git/info/exclude`). */
+async function chainFor(parent: IgnoreChain, dir: string, rel: string): Promise<IgnoreChain> {
+  const sources = [path.join(dir, ".gitignore"), ...(rel === "" ? [path.join(dir, ".git", "info", "exclude")] : [])];
+  let rules = "";
+  for (const f of sources) {
+    const buf = await readBounded(f, GITIGNORE_MAX_BYTES).catch(() => null);
+    if (buf) rules += `${buf.toString("utf8")}\n`;
+  }
+  return rules.trim() === "" ? parent : [...parent, { base: rel, ig: ignore().add(rules) }];
+}
+
 async function readBounded(file: string, max: number): Promise<Buffer | null> {
   const fh = await open(file, "r");
   try {
@@ -57,22 +90,28 @@ export async function walkSnapshot(root: string, limits: WalkLimits = DEFAULT_WA
   const files: WalkedFile[] = [];
   let bytesRead = 0;
   let truncated = false;
-  let queue: Array<{ dir: string; rel: string; depth: number }> = [{ dir: root, rel: "", depth: 0 }];
+  let ignored = 0;
+  let queue: Array<{ dir: string; rel: string; depth: number; chain: IgnoreChain }> = [{ dir: root, rel: "", depth: 0, chain: [] }];
   while (queue.length > 0 && !truncated) {
     const next: typeof queue = [];
     for (const d of queue) {
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
       const entries = (await readdir(d.dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const chain = await chainFor(d.chain, d.dir, d.rel);
       for (const e of entries) {
         const rel = d.rel ? `${d.rel}/${e.name}` : e.name;
         if (e.isSymbolicLink()) continue;
+        if ((e.isDirectory() || e.isFile()) && !SKIP_DIRS.has(e.name) && chain.length > 0 && isIgnored(chain, rel, e.isDirectory())) {
+          ignored++;
+          continue;
+        }
         if (e.isDirectory()) {
           if (SKIP_DIRS.has(e.name)) continue;
           if (d.depth + 1 >= limits.maxDepth) {
             truncated = true;
             continue;
           }
-          next.push({ dir: path.join(d.dir, e.name), rel, depth: d.depth + 1 });
+          next.push({ dir: path.join(d.dir, e.name), rel, depth: d.depth + 1, chain });
           continue;
         }
         if (!e.isFile()) continue;
@@ -91,5 +130,5 @@ export async function walkSnapshot(root: string, limits: WalkLimits = DEFAULT_WA
     }
     queue = next;
   }
-  return { files, bytesRead, truncated };
+  return { files, bytesRead, truncated, ignored };
 }

@@ -64,6 +64,11 @@ export interface RepositoryMemoryStore {
   /** Nodes with no embedding for `model`, at most `limit`. */
   nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]>;
   setEmbeddings(repoId: string, model: string, vectors: Array<{ id: string; vector: number[] }>): Promise<void>;
+  /**
+   * Optional push-down of dense recall: the `limit` nodes nearest to `vector` (exact cosine) among
+   * at most `scan` embedded nodes of `model`, scored where they are stored; only hits come back.
+   */
+  nearestEmbeddings?(repoId: string, model: string, vector: number[], limit: number, scan: number): Promise<Array<{ id: string; score: number }>>;
   /** Embedded nodes of `model`, at most `limit` (bounded exact similarity). */
   embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>>;
   /**

@@ -25,6 +25,8 @@ import type { TripleInput } from "./types";
 /** Bounds of one durable recall: lexical candidates and embedded nodes scanned. */
 export const REPO_RECALL_CANDIDATES = 2000;
 export const REPO_DENSE_SCAN = 5000;
+/** Dense hits of one durable recall that join the fusion. */
+export const REPO_DENSE_HITS = 64;
 
 function bad(field: string): AppError {
   return new AppError("validation_failed", { message: `The request is not valid: ${field}.`, details: { field } });
@@ -95,10 +97,14 @@ export class RepositoryMemory {
     if (embedder) {
       try {
         const [q] = await embedder.embed(identity, [input.query]);
-        const scanned = await this.deps.repo.embeddings(repoId, embedder.model, REPO_DENSE_SCAN);
-        const scored = scanned.map((n) => ({ id: n.id, score: cosine(q!, n.vector) })).filter((x) => Number.isFinite(x.score) && x.score > 0);
-        scored.sort((a, b) => b.score - a.score);
-        for (const s of scored.slice(0, 64)) sims.set(s.id, s.score);
+        const store = this.deps.repo;
+        // Scored where the vectors live when the store can (PostgreSQL/PGlite); in process otherwise.
+        const scored = store.nearestEmbeddings
+          ? await store.nearestEmbeddings(repoId, embedder.model, q!, REPO_DENSE_HITS, REPO_DENSE_SCAN)
+          : (await store.embeddings(repoId, embedder.model, REPO_DENSE_SCAN)).map((n) => ({ id: n.id, score: cosine(q!, n.vector) }));
+        const usable = scored.filter((x) => Number.isFinite(x.score) && x.score > 0);
+        usable.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+        for (const s of usable.slice(0, REPO_DENSE_HITS)) sims.set(s.id, s.score);
       } catch (err) {
         this.deps.onWarning?.("vector_search_failed", err instanceof AppError ? err.code : "internal");
       }

@@ -11,6 +11,7 @@ import * as jobs from "./20261202_0200_jobs";
 import * as ingestUploads from "./20261202_0300_ingest_uploads";
 import * as jobTraceparent from "./20261203_0400_job_traceparent";
 import * as idempotencyWebhooks from "./20261203_0500_idempotency_webhooks";
+import * as codeIntel from "./20261203_0600_code_intel";
 import * as mcpSessions from "./20261203_0700_mcp_sessions";
 
 export const migrations: Record<string, Migration> = {
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   "20261202_0300_ingest_uploads": ingestUploads,
   "20261203_0400_job_traceparent": jobTraceparent,
   "20261203_0500_idempotency_webhooks": idempotencyWebhooks,
+  "20261203_0600_code_intel": codeIntel,
   "20261203_0700_mcp_sessions": mcpSessions,
 };

@@ -9,7 +9,11 @@
  * chosen from `files`, or from the repository memory the problem recalls
  * (code-graph names carry the file path), read only from inside the snapshot
  * (realpath), bounded in count and size; then the LLM registry proposes the
- * patch (local strategy, or the configured model).
+ * patch (local strategy, or the configured model). Before the job succeeds
+ * the patch is checked with `git apply --check` against the snapshot
+ * (./patch-check.ts): one that does not apply fails the job with
+ * `patch_does_not_apply`, so a succeeded fix job's patch always applies to
+ * the snapshot it was made for.
  */
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -26,6 +30,7 @@ import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
 import { defineHandler, requireRepo, type JobHandler } from "../handler";
 import { INGEST_KIND } from "./ingest";
+import { checkPatchApplies } from "./patch-check";
 import { retrieveContext } from "./retrieve";
 
 export const FIX_KIND = "fix.propose";
@@ -81,7 +86,7 @@ export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">;
     maxAttempts: 1,
     repoLevel: "write",
     params: fixParams,
-    async run({ job, params, repo: givenRepo, db, clock }) {
+    async run({ job, params, repo: givenRepo, db, clock, signal }) {
       const identity = requireIdentity();
       const repo = requireRepo(givenRepo);
       const source = params.path ?? (await lastIngestedPath(db, repo.repoId));
@@ -107,6 +112,7 @@ export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">;
       if (patch !== null && (!looksLikeUnifiedDiff(patch) || Buffer.byteLength(patch) > FIX_MAX_PATCH_BYTES)) {
         throw new AppError("unavailable", { message: "The provider did not return a usable unified diff." });
       }
+      if (patch !== null) await checkPatchApplies(root, patch, identity, signal);
       return {
         result: {
           patch,

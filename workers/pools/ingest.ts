@@ -2,10 +2,13 @@
  * The ingest pool's kind (WRK-2): a repository snapshot — a local directory
  * under INGEST_ALLOWED_ROOTS, a shallow clone of an allowed git URL, or an
  * archive this session uploaded (core/ingest/uploads.ts, extracted by
- * core/ingest/archive.ts) — walked within the INGEST_* limits,
- * parsed into the repository code graph (core/ingest) and written through the
+ * core/ingest/archive.ts) — walked within the INGEST_* limits and the
+ * snapshot's .gitignore rules, parsed with tree-sitter (only files whose
+ * content hash changed since the last ingest: core/ingest/incremental.ts)
+ * into the repository code graph (core/ingest) and written through the
  * RepositoryMemoryStore with the job's primary session as origin. A re-ingest
- * prunes the previous snapshot's code edges and orphaned code nodes.
+ * prunes the previous snapshot's code edges and orphaned code nodes. Progress
+ * (files done of total) is recorded on the job row while it parses.
  *
  * `run` only reads (the snapshot) and computes (the graph); every write — the
  * graph in chunks, the prune, the embedding refresh child job, the consumed
@@ -24,7 +27,8 @@ import { requireIdentity } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import { extractArchive, type Extracted } from "../../core/ingest/archive";
 import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../../core/ingest/graph";
-import { parseSource } from "../../core/ingest/parse";
+import { parseChanged, readParseCache, writeParseCache } from "../../core/ingest/incremental";
+import { SYNTAX_PARSER } from "../../core/ingest/syntax";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
 import { checkUpload, deleteUpload, findUpload } from "../../core/ingest/uploads";
 import { walkSnapshot } from "../../core/ingest/walk";
@@ -96,27 +100,39 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
     maxAttempts: 3,
     repoLevel: "write",
     params: ingestParams,
-    async run({ job, params, repo: givenRepo, signal, clock, db }) {
+    async run({ job, params, repo: givenRepo, signal, clock, db, progress }) {
       const identity = requireIdentity();
       const repo = requireRepo(givenRepo);
       const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
       try {
         const walk = await walkSnapshot(snapshot.dir, undefined, signal);
-        const files = walk.files.map((f) => ({ path: f.path, parsed: f.text === null ? null : parseSource(f.path, f.text) }));
+        const cache = await readParseCache(db, repo.repoId);
+        const report = (done: number, total: number) => void progress?.(done, total);
+        const inc = await parseChanged(walk.files, cache, { signal, progress: report });
+        const files = inc.files;
         const goMod = walk.files.find((f) => f.path === "go.mod")?.text ?? null;
         const triples = await buildCodeGraph(repo.repoId, repo.repoName, files, goModuleOf(goMod));
         const nodes = new Set(triples.flatMap((t) => [t.subject.id, t.object.id]));
+        const count = (predicate: string) => triples.filter((t) => t.predicate === predicate).length;
         const result = {
           source: params.path !== undefined ? "path" : params.git_url !== undefined ? "git" : "upload",
           ...(snapshot.archive ? { archive: snapshot.archive } : {}),
+          parser: SYNTAX_PARSER,
           files: walk.files.length,
           parsed_files: files.filter((f) => f.parsed).length,
+          // Incremental re-ingest: files parsed by this job, reused from the last ingest (same content hash), gone since.
+          files_parsed: inc.parsedCount,
+          files_unchanged: inc.unchangedCount,
+          files_deleted: inc.deleted.length,
+          files_ignored: walk.ignored,
           symbols: files.reduce((n, f) => n + (f.parsed?.symbols.length ?? 0), 0),
           bytes: walk.bytesRead,
           truncated: walk.truncated,
           nodes: nodes.size,
           edges: triples.length,
-          imports: triples.filter((t) => t.predicate === "imports").length,
+          imports: count("imports"),
+          calls: count("calls"),
+          references: count("references"),
         };
         const origin = { session_id: identity.session_id };
         const at = clock.now().getTime();
@@ -127,6 +143,7 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
             if (!store) throw new AppError("unavailable", { message: "Repository memory is not configured." });
             for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), origin, at);
             const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
+            await writeParseCache(tx, repo.repoId, inc, clock.now());
             await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
             // Consumed only by a successful, rechecked ingest: a retry can still read it.
             if (params.upload_id !== undefined) await deleteUpload(tx, params.upload_id);

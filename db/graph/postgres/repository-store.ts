@@ -210,4 +210,23 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
       .execute();
     return rows.filter((r) => r.embedding !== null).map((r) => ({ id: r.id, vector: r.embedding!.map(Number) }));
   }
+
+  /**
+   * The `limit` nodes of `model` nearest to `vector` by exact cosine, computed in SQL over the
+   * float4 arrays (at most `scan` rows): only the best hits leave the database.
+   */
+  async nearestEmbeddings(repoId: string, model: string, vector: number[], limit: number, scan: number): Promise<Array<{ id: string; score: number }>> {
+    if (vector.length === 0) return [];
+    const r = await sql<{ id: string; score: number | string }>`
+      select n.id, case when s.na = 0 or s.nb = 0 then 0 else s.dot / sqrt(s.na * s.nb) end as score
+      from (select id, embedding from repo_nodes where repo_id = ${repoId} and embedding_model = ${model}
+              and cardinality(embedding) = ${vector.length} order by id limit ${scan}) n
+      cross join lateral (
+        select sum(x.a * x.b) as dot, sum(x.a * x.a) as na, sum(x.b * x.b) as nb
+        from unnest(n.embedding, ${vector}::real[]) as x(a, b)
+      ) s
+      order by score desc, n.id
+      limit ${limit}`.execute(this.db);
+    return r.rows.map((row) => ({ id: row.id, score: Number(row.score) }));
+  }
 }
