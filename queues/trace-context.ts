@@ -45,12 +45,12 @@ const tracer = trace.getTracer("codesynapse.queues");
  * A submission's own span (`submit <kind>`, a producer): `run` gets its traceparent to store on the
  * row, and the span gets the job id once the row exists. The worker's run of the row is its child.
  */
-export async function inSubmitSpan<T extends { id: string }>(kind: string, tenantId: string, run: (traceparent: string | null) => Promise<T>): Promise<T> {
+export async function inSubmitSpan<T extends { row: { id: string } }>(kind: string, tenantId: string, run: (traceparent: string | null) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(`submit ${kind}`, { kind: SpanKind.PRODUCER, attributes: { [ATTR.tenant]: tenantId, [ATTR.kind]: kind } }, async (span) => {
     try {
-      const row = await run(currentTraceparent());
-      span.setAttribute(ATTR.job, row.id);
-      return row;
+      const out = await run(currentTraceparent());
+      span.setAttribute(ATTR.job, out.row.id);
+      return out;
     } catch (err) {
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw err;
