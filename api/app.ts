@@ -4,13 +4,14 @@
  * (one exception: a snapshot upload's raw archive, routes/uploads.ts), after
  * the boundary scan (core/boundary.ts); path segments pass it before routing.
  */
-import express, { type Express } from "express";
+import express, { type Express, type Request } from "express";
 import { AppError } from "../core/errors";
 import { createRateLimits } from "../core/rate-limit";
 import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
 import { csrfGuard } from "./csrf";
-import { errorMiddleware, jsonBodyOnly, pathGuard } from "./http";
+import { errorMiddleware, isRawBodyRoute, jsonBodyOnly, pathGuard } from "./http";
+import { JSON_TYPES } from "./body-errors";
 import { authRoutes } from "./routes/auth";
 import { executionRoutes } from "./routes/execution";
 import { healthRoutes } from "./routes/health";
@@ -28,6 +29,8 @@ import { uploadRoutes } from "./routes/uploads";
 import { JobMetrics } from "../queues/metrics";
 import { httpMetrics } from "./http-metrics";
 import { requestLog } from "./request-log";
+import { authChallenge } from "./mcp/auth-challenge";
+import { wellKnownRoutes } from "./routes/well-known";
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -41,13 +44,17 @@ export function createApp(ctx: AppContext): Express {
   ctx.jobMetrics ??= new JobMetrics({ db: ctx.db });
   app.use(requestLog(ctx.logger));
   app.use(httpMetrics(ctx.jobMetrics.registry));
+  // Every 401 carries the Bearer challenge naming the protected-resource metadata (api/mcp/auth-challenge.ts).
+  app.use(authChallenge(ctx));
   // HTTP-6: every path parameter of every route passes the boundary rule (core/boundary.ts) before routing.
   app.use(pathGuard());
   // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.
   app.use(csrfGuard(ctx));
   app.use(jsonBodyOnly());
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: ["application/json", "application/*+json"] }));
+  // JSON bodies everywhere but the raw-body routes, which refuse JSON themselves, naming the type they take.
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: (req) => !isRawBodyRoute(req as Request) && Boolean((req as Request).is(JSON_TYPES)) }));
   app.use(healthRoutes(ctx));
+  app.use(wellKnownRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(meRoutes(ctx));
   app.use(executionRoutes(ctx));

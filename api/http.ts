@@ -11,6 +11,7 @@ import type { Actor, Credentials } from "../core/auth/authenticate";
 import type { Logger } from "../core/log";
 import type { RateLimits } from "../core/rate-limit";
 import type { AppContext } from "./context";
+import { fromBodyParser, JSON_TYPES, notJson } from "./body-errors";
 
 export const SESSION_COOKIE = "cs_session";
 export const ORG_HEADER = "x-codesynapse-org";
@@ -125,6 +126,11 @@ export function pathGuard(): RequestHandler {
 /** Routes whose body is not JSON: a snapshot upload's raw archive (api/routes/uploads.ts). */
 const RAW_BODY_ROUTES = [/^\/api\/v1\/repos\/[^/]+\/uploads\/?$/];
 
+/** Whether the request goes to a raw-body route (the app's JSON parser leaves those alone). */
+export function isRawBodyRoute(req: Request): boolean {
+  return RAW_BODY_ROUTES.some((r) => r.test(req.path));
+}
+
 /**
  * Protocol hygiene: a request that carries a body (POST, PUT, PATCH, DELETE) must send it as JSON
  * (`application/json` or `application/*+json`), except on the raw-body routes; anything else is
@@ -134,8 +140,8 @@ export function jsonBodyOnly(): RequestHandler {
   return (req, _res, next) => {
     const length = req.headers["content-length"];
     const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
-    if (!hasBody || req.method === "GET" || req.method === "HEAD" || RAW_BODY_ROUTES.some((r) => r.test(req.path))) return next();
-    next(req.is(["application/json", "application/*+json"]) ? undefined : new AppError("unsupported_media_type"));
+    if (!hasBody || req.method === "GET" || req.method === "HEAD" || isRawBodyRoute(req)) return next();
+    next(req.is(JSON_TYPES) ? undefined : notJson());
   };
 }
 
@@ -155,12 +161,11 @@ export function errorBody(err: AppError): Record<string, unknown> {
 /** The one error middleware: body-parser errors, AppErrors, and everything else as `internal`. */
 export function errorMiddleware(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    // Body-parser refusals name the limit or the expected type (api/body-errors.ts).
     let appErr: AppError;
-    const type = (err as { type?: string } | null)?.type;
-    if (type === "entity.too.large") appErr = new AppError("payload_too_large");
-    else if (type === "entity.parse.failed" || type === "encoding.unsupported" || type === "charset.unsupported") {
-      appErr = new AppError("validation_failed", { message: "The request body is not valid JSON." });
-    } else if (!(err instanceof AppError) && isClientError(err)) {
+    const fromParser = err instanceof AppError ? undefined : fromBodyParser(err);
+    if (fromParser) appErr = fromParser;
+    else if (!(err instanceof AppError) && isClientError(err)) {
       // Anything else the framework refused with a 4xx (a path that does not decode, an aborted body):
       // its message can quote the request, so only the stable code and fixed text go out.
       appErr = new AppError("validation_failed");

@@ -22,9 +22,6 @@
  * secretlint's recommended preset as a backstop for providers the table does
  * not know.
  */
-import { lintSource } from "@secretlint/core";
-import { secretLintProfiler } from "@secretlint/profiler";
-import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 
 // secretlint's built-in profiler marks every rule run on the process-wide
 // performance timeline and keeps every mark in an array it scans linearly on
@@ -32,7 +29,32 @@ import { creator as recommended } from "@secretlint/secretlint-rule-preset-recom
 // (measured: a 256-triple upsert went from 0.3 s to 2-6 s of blocked event
 // loop as marks piled up). The profiler is diagnostic only; give it a
 // performance object that records nothing.
-(secretLintProfiler as unknown as { perf: { mark(): void; measure(): void } }).perf = { mark() {}, measure() {} };
+// secretlint is loaded on first use (only the memory paths scan with it), so a process that
+// never redacts memory text never holds it (npm run bench:rss).
+let loaded: Promise<{ lintSource: typeof import("@secretlint/core").lintSource; config: unknown }> | undefined;
+const secretlint = () =>
+  (loaded ??= loadSecretlint().catch((err: unknown) => {
+    loaded = undefined;
+    throw err;
+  }));
+async function loadSecretlint() {
+  const [{ lintSource }, { secretLintProfiler }, { creator: recommended }] = await Promise.all([
+    import("@secretlint/core"),
+    import("@secretlint/profiler"),
+    import("@secretlint/secretlint-rule-preset-recommend"),
+  ]);
+  (secretLintProfiler as unknown as { perf: { mark(): void; measure(): void } }).perf = { mark() {}, measure() {} };
+  const config = {
+    rules: [
+      {
+        id: "@secretlint/secretlint-rule-preset-recommend",
+        rule: recommended,
+        rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
+      },
+    ],
+  };
+  return { lintSource, config };
+}
 
 interface Pattern {
   kind: string;
@@ -207,23 +229,14 @@ function patternRanges(text: string): Range[] {
   return out;
 }
 
-const SECRETLINT_CONFIG = {
-  rules: [
-    {
-      id: "@secretlint/secretlint-rule-preset-recommend",
-      rule: recommended,
-      rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
-    },
-  ],
-};
-
 /** A run of characters that looks like a secret value (for secretlint ranges that start at a key name). */
 const VALUE = /[A-Za-z0-9/+=_-]{16,1024}/g;
 
 async function secretlintRanges(text: string): Promise<Range[]> {
+  const { lintSource, config } = await secretlint();
   const result = await lintSource({
     source: { content: text, filePath: "/memory/turn.txt", contentType: "text" },
-    options: { config: SECRETLINT_CONFIG as never, noPhysicFilePath: true, maskSecrets: true },
+    options: { config: config as never, noPhysicFilePath: true, maskSecrets: true },
   });
   const out: Range[] = [];
   for (const m of result.messages) {

@@ -12,11 +12,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { AppError } from "../core/errors";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
+import { openPGlite } from "./pglite";
 import type { Database } from "./schema";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -151,7 +151,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
 
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   try {
-    const pglite = opts.dataDir ? await PGlite.create(path.resolve(opts.dataDir)) : await PGlite.create();
+    const pglite = await openPGlite(opts.dataDir);
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
     return {
       db,

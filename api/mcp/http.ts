@@ -48,6 +48,7 @@ import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../
 import { authenticate } from "../../core/auth/authenticate";
 import { createMcpServer, type ToolCaller, type ToolExtra } from "./server";
 import { postgresMcpSessionStore, type McpOwner, type McpSessionRecord, type McpSessionStore } from "./session-store";
+import { presentsCredentials } from "./auth-challenge";
 
 export const MCP_PATH = "/mcp";
 const MCP_SESSION_HEADER = "mcp-session-id";
@@ -143,8 +144,9 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     try {
       const actor = await authenticate(ctx.db, ctx.clock, credentialsOf(req));
       return actor.apiKeyId !== null ? `key:${actor.apiKeyId}` : `login:${actor.loginSessionId ?? actor.userId}`;
-    } catch {
-      // initialize may proceed without identity (MCP-2); an unusable credential is limited by its client.
+    } catch (err) {
+      // initialize may proceed without identity (MCP-2), but a credential that was sent and fails is refused (401).
+      if (presentsCredentials(req)) throw err;
       return `ip:${clientIp(req)}`;
     }
   }

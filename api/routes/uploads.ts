@@ -1,8 +1,9 @@
 /**
  * Snapshot uploads (WRK-2). `POST /api/v1/repos/{repo}/uploads` with the
- * archive as the raw body (tar, tar.gz or zip, told apart by its first bytes,
- * sent with any Content-Type but JSON — the app's JSON parser claims those;
- * at most INGEST_MAX_UPLOAD_BYTES, 0 turns uploads off). Behind
+ * archive as the raw body (tar, tar.gz or zip, told apart by its first bytes;
+ * Content-Type application/octet-stream, an archive type or none — JSON, forms
+ * and text are 415 naming the types it takes; at most INGEST_MAX_UPLOAD_BYTES,
+ * a 413 names it; 0 turns uploads off). Behind
  * requireExecution() and the repository's write permission — both checked
  * before the body is read. 201 `{upload_id, format, size, sha256,
  * expires_at}`; then `POST /api/v1/repos/{repo}/ingest {"upload_id": …}` from
@@ -17,10 +18,12 @@ import { discardUpload, listUploads, storeUpload } from "../../core/ingest/uploa
 import type { AppContext } from "../context";
 import { executionOf, requireExecution } from "../execution";
 import { limitsOf, route } from "../http";
+import { archiveTooLarge, ARCHIVE_TYPES, fromBodyParser, notAnArchive } from "../body-errors";
 
 export function uploadRoutes(ctx: AppContext): Router {
   const r = Router();
   const limit = ctx.config.INGEST_MAX_UPLOAD_BYTES;
+  const raw = express.raw({ type: () => true, limit: Math.max(1, limit) });
   /** Repository write, before anything else (and before an upload's body is read). */
   const repoWrite = (req: Request, res: Response, next: NextFunction) => {
     const { actor } = executionOf(req);
@@ -52,13 +55,15 @@ export function uploadRoutes(ctx: AppContext): Router {
     "/api/v1/repos/:repo/uploads",
     requireExecution(ctx),
     (_req, _res, next) => next(limit === 0 ? new AppError("forbidden", { message: "Snapshot uploads are turned off on this server." }) : undefined),
+    // The raw archive bytes, not JSON or a form: refused before anything is counted or read.
+    (req, _res, next) => next(req.headers["content-type"] === undefined || req.is(ARCHIVE_TYPES) !== false ? undefined : notAnArchive()),
     // Uploads per session (core/rate-limit.ts), before the body is read.
     (req, _res, next) => {
       const { identity } = executionOf(req);
       limitsOf(ctx).uploads.consume(`${identity.tenant_id}:${identity.session_id}`).then(() => next(), next);
     },
     repoWrite,
-    express.raw({ type: () => true, limit: Math.max(1, limit) }),
+    (req, res, next) => raw(req, res, (err?: unknown) => next(err === undefined ? undefined : (fromBodyParser(err, archiveTooLarge) ?? err))),
     route(async (req, res) => {
       const body = req.body as unknown;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError("unsupported_archive");

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The README's walkthrough, end to end, on the embedded default (PGlite, no other service):
+# bootstrap an organisation, a user, an API key and a repository with the admin CLI; start the
+# server; register a chat thread; upload a snapshot of a checkout (committed files only: no
+# node_modules, no .git, nothing .gitignore'd); ingest it; ask a question; read result.answer.
+#
+#   bash examples/quickstart.sh [CHECKOUT]     # CHECKOUT defaults to this repository
+#
+# A fresh data directory (CODESYNAPSE_DATA_DIR, else a new temporary one) and a free port (PORT,
+# else one the OS picks). Any failed step stops the script with a non-zero exit and says which.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CHECKOUT=$(cd "${1:-$ROOT}" && pwd)
+cd "$ROOT"
+export CODESYNAPSE_DATA_DIR=${CODESYNAPSE_DATA_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/codesynapse-quickstart.XXXXXX")}
+export PORT=${PORT:-0}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/codesynapse-quickstart-work.XXXXXX")
+SERVER_PID=
+
+step() { printf '\n== %s\n' "$*" >&2; }
+fail() { printf 'quickstart failed: %s\n' "$*" >&2; exit 1; }
+cleanup() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# field JSON PATH: one field of a JSON object (a.b.c); fails when it is missing.
+field() {
+  node -e '
+    let v = JSON.parse(process.argv[1]);
+    for (const k of process.argv[2].split(".")) v = v == null ? undefined : v[k];
+    if (v === undefined || v === null) { console.error(`no ${process.argv[2]} in: ${process.argv[1]}`); process.exit(1); }
+    console.log(typeof v === "object" ? JSON.stringify(v) : String(v));
+  ' "$1" "$2"
+}
+
+# admin ARGS...: one admin command; its one JSON object on stdout.
+admin() { npx codesynapse admin "$@" --json || fail "admin $1"; }
+
+step "bootstrap (data directory $CODESYNAPSE_DATA_DIR)"
+ORG_ID=$(field "$(admin create-org --name Acme)" org_id)
+USER_ID=$(field "$(admin create-user --email dev@acme.test --password 'a long passphrase')" user_id)
+admin add-member --org "$ORG_ID" --user "$USER_ID" --role owner >/dev/null
+KEY=$(field "$(admin create-api-key --org "$ORG_ID" --user "$USER_ID")" api_key)
+REPO_ID=$(field "$(admin create-repo --org "$ORG_ID" --name webapp)" repo_id)
+admin grant --repo "$REPO_ID" --user "$USER_ID" --level write >/dev/null
+
+step "start"
+npm start >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+BASE=
+for _ in $(seq 1 240); do
+  BASE=$(grep '"msg":"listening"' "$WORK/server.log" | sed -n 's/.*"url":"\([^"]*\)".*/\1/p' | head -n 1 || true)
+  [ -n "$BASE" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; fail "the server exited"; }
+  sleep 0.5
+done
+[ -n "$BASE" ] || { cat "$WORK/server.log" >&2; fail "the server did not start within 120 s"; }
+curl -fsS "$BASE/healthz" >/dev/null || fail "GET /healthz"
+echo "listening on $BASE" >&2
+
+# api METHOD PATH [curl args...]: the response body; a non-2xx status fails the step with the body.
+api() {
+  local method=$1 path=$2 out status
+  shift 2
+  out=$(curl -sS -o "$WORK/body" -w '%{http_code}' -X "$method" "$BASE$path" -H "Authorization: Bearer $KEY" "$@") || fail "$method $path"
+  status=$out
+  [ "${status:0:1}" = 2 ] || fail "$method $path answered $status: $(cat "$WORK/body")"
+  cat "$WORK/body"
+}
+
+step "register a chat thread"
+THREAD=quickstart-$(date +%s)-$$
+api POST /api/v1/execution/sessions -H 'content-type: application/json' -d "{\"session_id\":\"$THREAD\"}" >/dev/null
+H=(-H "X-CodeSynapse-Session: $THREAD" -H "X-CodeSynapse-Parent-Session: $THREAD")
+field "$(api GET /api/v1/execution/identity "${H[@]}")" session_id >/dev/null
+
+step "upload a snapshot of $CHECKOUT (committed files only)"
+if git -C "$CHECKOUT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git -C "$CHECKOUT" archive --format=tar.gz HEAD >"$WORK/snapshot.tar.gz"
+else
+  tar czf "$WORK/snapshot.tar.gz" --exclude-vcs --exclude-vcs-ignores --exclude=node_modules -C "$CHECKOUT" .
+fi
+UPLOAD=$(api POST /api/v1/repos/webapp/uploads "${H[@]}" -H 'content-type: application/octet-stream' --data-binary @"$WORK/snapshot.tar.gz")
+UPLOAD_ID=$(field "$UPLOAD" upload_id)
+echo "uploaded $(field "$UPLOAD" size) bytes as $UPLOAD_ID" >&2
+
+# settle JOB_ID: polls the job until it leaves queued/running; fails unless it succeeded.
+settle() {
+  local job status
+  for _ in $(seq 1 600); do
+    job=$(api GET "/api/v1/jobs/$1" "${H[@]}")
+    status=$(field "$job" status)
+    case "$status" in
+      queued | running) sleep 0.5 ;;
+      succeeded) echo "$job"; return 0 ;;
+      *) fail "job $1 ended $status: $job" ;;
+    esac
+  done
+  fail "job $1 did not finish within 300 s"
+}
+
+step "ingest"
+INGEST_JOB=$(field "$(api POST /api/v1/repos/webapp/ingest "${H[@]}" -H 'content-type: application/json' -d "{\"upload_id\":\"$UPLOAD_ID\"}")" job_id)
+echo "ingested $(field "$(settle "$INGEST_JOB")" result.files) files" >&2
+
+step "ask"
+AI_JOB=$(field "$(api POST /api/v1/repos/webapp/ai-tasks "${H[@]}" -H 'content-type: application/json' \
+  -d '{"task":"question","question":"Where are API keys verified?"}')" job_id)
+ANSWER=$(field "$(settle "$AI_JOB")" result.answer)
+[ -n "$ANSWER" ] || fail "the answer is empty"
+step "result.answer"
+echo "$ANSWER"
