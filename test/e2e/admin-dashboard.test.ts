@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { systemClock } from "../../core/clock";
 import { suspendMember } from "../../core/accounts/accounts";
+import { queueName } from "../../queues/dispatch/bullmq";
 import { JobMetrics } from "../../queues/metrics";
 import { JobRegistry } from "../../queues/registry";
 import { createJobQueue } from "../../queues/service";
@@ -135,9 +136,10 @@ if (!haveChromium && !REQUIRE_SERVICES) console.warn(`[skip] admin dashboard bro
     const res = await page.goto(`${srv.url}/admin/queues`);
     expect(res?.status()).toBe(200);
     if (redis.available) {
-      await page.getByText("jobs-ai").first().waitFor({ timeout: 20_000 });
+      // Queue names carry a Redis Cluster hash tag ({jobs-ai}, queues/dispatch/bullmq.ts).
+      await page.getByText(queueName("ai")).first().waitFor({ timeout: 20_000 });
       // The ai queue's waiting messages: each names a job row id and nothing else.
-      await page.goto(`${srv.url}/admin/queues/queue/jobs-ai?status=waiting`);
+      await page.goto(`${srv.url}/admin/queues/queue/${encodeURIComponent(queueName("ai"))}?status=waiting`);
       await page.getByText(dispatchedIds[0]!).first().waitFor({ timeout: 20_000 });
     } else {
       expect(await page.locator("body").innerText()).toContain("BullMQ is not configured");

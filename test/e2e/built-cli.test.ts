@@ -25,7 +25,7 @@ import { fixtureTar } from "../support/archives";
 import { FIXTURE_FILES } from "../support/fixture-repo";
 import { seedAccount } from "../support/fixtures";
 import { call, registerThread } from "../support/http";
-import { cleanEnv, type RunResult, type Started } from "../support/process";
+import { cleanEnv, runScript, type RunResult, type Started } from "../support/process";
 import { startPrivateRedis, type PrivateRedis } from "../support/private-redis";
 import { describeWithService, probeService } from "../support/services";
 
@@ -37,23 +37,7 @@ const CLI = path.join(STAGE, "dist/cli.js");
 const HEALTHCHECK = path.join(STAGE, "dist/healthcheck.js");
 
 // Generous bounds: an embedded PGlite opens in seconds, but minutes on a 2-core machine other test runs load.
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`timed out: ${args.join(" ")}\n${stderr}`));
-    }, timeoutMs);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<RunResult> => runScript(file, args, env, timeoutMs);
 
 /** Starts a built server command; resolves on its "listening" line (`serve`, `start`) or "worker pools started" (`worker`). */
 function startBuilt(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Started> {

@@ -8,7 +8,7 @@ export const BIN = path.resolve(import.meta.dirname, "../../bin/codesynapse.js")
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(DATABASE_URL|TEST_DATABASE_URL|REDIS_URL|NEO4J_|MILVUS_|HUGEGRAPH_|CODESYNAPSE_|MEMORY_STORE|VECTOR_INDEX|PORT|HOST|LOG_LEVEL|REQUIRE_SERVICES|VITEST)/.test(k)) continue;
+    if (/^(DATABASE_URL|TEST_DATABASE_URL|REDIS_|NEO4J_|MILVUS_|HUGEGRAPH_|CODESYNAPSE_|MEMORY_STORE|VECTOR_INDEX|PORT|HOST|LOG_LEVEL|REQUIRE_SERVICES|VITEST|OTEL_|METRICS_|PROMTOOL)/.test(k)) continue;
     env[k] = v;
   }
   return { ...env, ...extra };
@@ -20,9 +20,10 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
+/** Runs a Node script to its end, killed after `timeoutMs`. */
+export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -36,6 +37,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_00
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
+  return runScript(BIN, args, env, timeoutMs);
 }
 
 export interface Started {
