@@ -12,14 +12,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
 import { migrateToLatest, openDatabase } from "../db/database";
 import { seedAccount } from "../test/support/fixtures";
 import { call, registerThread } from "../test/support/http";
 import { startPrivateRedis } from "../test/support/private-redis";
-import { BIN, cleanEnv, startServer, type Started } from "../test/support/process";
+import { BIN, cleanEnv, startScript, startServer, type Started } from "../test/support/process";
 
 const JOBS = Number(process.env.SCALE_JOBS ?? 400);
 const SUBMITTERS = Number(process.env.SCALE_SUBMITTERS ?? 16);
@@ -41,17 +41,9 @@ function memMiB(pid: number | undefined): { rss: number; hwm: number } {
   return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
 }
 
+/** `codesynapse worker --pools ai`, ready once it logs that its pools started. */
 async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, "worker", "--pools", "ai"], { env: { LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out = (out + String(d)).slice(-4000)));
-  child.stderr!.on("data", (d) => (out = (out + String(d)).slice(-4000)));
-  const deadline = Date.now() + 120_000;
-  while (!out.includes("worker pools started")) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return child;
+  return (await startScript(BIN, ["worker", "--pools", "ai"], env, { timeoutMs: 120_000, ready: ['"msg":"worker pools started"'] })).child;
 }
 
 export async function benchScaleCurve(): Promise<Row[]> {

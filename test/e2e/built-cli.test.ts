@@ -11,7 +11,6 @@
  * - PostgreSQL and Redis: `serve` and a separate `worker --pools` process,
  *   the ingest job run by the worker process.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,7 +24,7 @@ import { fixtureTar } from "../support/archives";
 import { FIXTURE_FILES } from "../support/fixture-repo";
 import { seedAccount } from "../support/fixtures";
 import { call, registerThread } from "../support/http";
-import { cleanEnv, runScript, type RunResult, type Started } from "../support/process";
+import { cleanEnv, runScript, startScript, type RunResult, type Started } from "../support/process";
 import { startPrivateRedis, type PrivateRedis } from "../support/private-redis";
 import { describeWithService, probeService } from "../support/services";
 
@@ -39,46 +38,9 @@ const HEALTHCHECK = path.join(STAGE, "dist/healthcheck.js");
 // Generous bounds: an embedded PGlite opens in seconds, but minutes on a 2-core machine other test runs load.
 const run = (file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<RunResult> => runScript(file, args, env, timeoutMs);
 
-/** Starts a built server command; resolves on its "listening" line (`serve`, `start`) or "worker pools started" (`worker`). */
-function startBuilt(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { LOG_LEVEL: "info", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${args[0]} did not start:\n${out}`));
-    }, timeoutMs);
-    const stop = () =>
-      new Promise<number | null>((res) => {
-        if (child.exitCode !== null) return res(child.exitCode);
-        child.once("exit", (code) => res(code));
-        child.kill("SIGTERM");
-      });
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      for (const line of out.split("\n")) {
-        const listening = line.includes('"msg":"listening"');
-        if (!listening && !(args[0] === "worker" && line.includes('"msg":"worker pools started"'))) continue;
-        try {
-          const url = listening ? (JSON.parse(line).url as string) : "";
-          clearTimeout(timer);
-          child.stdout!.off("data", onData);
-          child.stdout!.on("data", (more: Buffer) => (out += more.toString()));
-          resolve({ child, url, output: () => out, stop });
-          return;
-        } catch {
-          /* partial line */
-        }
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args[0]} exited with ${code}:\n${out}`));
-    });
-  });
-}
+/** Starts a built server command; ready on its "listening" line (`serve`, `start`) or "worker pools started" (`worker`). */
+const startBuilt = (args: string[], env: NodeJS.ProcessEnv): Promise<Started> =>
+  startScript(CLI, args, env, { timeoutMs: 240_000, ready: ['"msg":"listening"', ...(args[0] === "worker" ? ['"msg":"worker pools started"'] : [])] });
 
 async function settled(url: string, headers: Record<string, string>, jobId: string): Promise<any> {
   for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {

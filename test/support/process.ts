@@ -50,21 +50,30 @@ export interface Started {
   stop(): Promise<number | null>;
 }
 
-/** Starts `codesynapse start` (or another server command) and waits for its "listening" log line. */
-export function startServer(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<Started> {
+/**
+ * Starts a Node script's server command and waits until one of `ready` appears in its log: the
+ * "listening" line gives the URL; another ready line (a worker without a port of its own) gives "".
+ */
+export function startScript(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { timeoutMs?: number; ready?: readonly string[] } = {},
+): Promise<Started> {
+  const ready = opts.ready ?? ['"msg":"listening"'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { LOG_LEVEL: "info", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file, ...args], { env: { LOG_LEVEL: "info", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`server did not start:\n${out}`));
-    }, timeoutMs);
+      reject(new Error(`${args[0]} did not start:\n${out}`));
+    }, opts.timeoutMs ?? 90_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       for (const line of out.split("\n")) {
-        if (!line.includes('"msg":"listening"')) continue;
+        if (!ready.some((r) => line.includes(r))) continue;
         try {
-          const url = JSON.parse(line).url as string;
+          const url = line.includes('"msg":"listening"') ? (JSON.parse(line).url as string) : "";
           clearTimeout(timer);
           resolve({
             child,
@@ -87,7 +96,12 @@ export function startServer(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 
     child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
+      reject(new Error(`${args[0]} exited with ${code}:\n${out}`));
     });
   });
+}
+
+/** Starts `codesynapse start` (or another server command) and waits for its "listening" log line. */
+export function startServer(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<Started> {
+  return startScript(BIN, args, env, { timeoutMs });
 }
