@@ -45,6 +45,7 @@ import { fencedStores } from "./fenced-stores";
 import { inJobSpan } from "./job-span";
 import type { JobHandler, JobOutcome, PersistStores } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
+import { ProgressWriter } from "./progress";
 
 /** Codes of authorize()/makeIdentity() that mean "this identity may not do this now": the job ends `refused`, never retried. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -287,6 +288,12 @@ export class JobRunner {
 
       // 4. The handler.
       let out: JobOutcome | void;
+      const progress = new ProgressWriter((done, total) =>
+        reportProgress(db, { id: row.id, token, done, total }).then(
+          () => undefined,
+          (err: unknown) => this.o.logger.warn({ code: "progress_write_failed", err: (err as Error).message }, "job progress could not be recorded"),
+        ),
+      );
       try {
         out = await handler.run({
           job: row,
@@ -297,17 +304,16 @@ export class JobRunner {
           db,
           clock,
           logger: this.o.logger,
-          progress: (done, total) =>
-            reportProgress(db, { id: row.id, token, done, total }).then(
-              () => undefined,
-              (err: unknown) => this.o.logger.warn({ code: "progress_write_failed", err: (err as Error).message }, "job progress could not be recorded"),
-            ),
+          progress: (done, total) => progress.report(done, total),
         });
       } catch (err) {
+        await progress.settled();
         if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
         if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code);
         return this.#fail(row, token, err);
       }
+      // The last report is on the row before the outcome is.
+      await progress.settled();
       if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
       freeSlot();
 
