@@ -14,11 +14,12 @@
  */
 import type { Request, RequestHandler } from "express";
 import { authenticate, authenticateFor, type Actor } from "../core/auth/authenticate";
-import { authorize, type Principal } from "../core/authorize";
+import { authorize, authorizeAsking, type Authorized, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { isValidId, type Identity } from "../core/execution/identity";
 import { dashboardSessionId, isDashboardId, refuseNamedDashboard, registerSession } from "../core/registry/registry";
+import type { RepoLevel } from "../db/schema";
 import type { AppContext } from "./context";
 import { credentialsOf } from "./http";
 
@@ -30,6 +31,28 @@ export interface Execution {
   readonly actor: Actor;
   readonly expiresAt: Date;
   readonly context: ExecutionContext;
+  /** The repository the request named (RepoAsk), resolved with the identity by the same statement. */
+  readonly repo?: ResolvedRepo;
+}
+
+/** A repository a request names and the level its operation needs: resolved with the identity, in one statement. */
+export interface RepoAsk {
+  ref: string;
+  level: RepoLevel;
+}
+
+/** What was asked and its answer (the access, or the refusal): a later step uses it only for the same ask. */
+export interface ResolvedRepo {
+  ask: RepoAsk;
+  answer: RepoAccess | AppError;
+}
+
+/** What a request resolves to: who, as which identity, until when, and the repository it named. */
+export interface ResolvedExecution {
+  actor: Actor;
+  identity: Identity;
+  expiresAt: Date;
+  repo?: ResolvedRepo;
 }
 
 declare module "express-serve-static-core" {
@@ -58,8 +81,12 @@ export function namedSession(req: Request): string | null {
   return session;
 }
 
-/** Resolves the execution of a request: used by the middleware and by the MCP endpoint. */
-export async function resolveExecution(ctx: AppContext, req: Request): Promise<{ actor: Actor; identity: Identity; expiresAt: Date }> {
+/**
+ * Resolves the execution of a request: used by the middleware and by the MCP endpoint. With
+ * `repo`, the repository permission is read and decided by the same statement as the identity
+ * (one refusal order: … binding, then repository).
+ */
+export async function resolveExecution(ctx: AppContext, req: Request, repo?: RepoAsk): Promise<ResolvedExecution> {
   const creds = credentialsOf(req);
   if (creds.bearer === undefined && creds.cookieToken === undefined) throw new AppError("unauthenticated");
   const named = namedSession(req);
@@ -69,33 +96,46 @@ export async function resolveExecution(ctx: AppContext, req: Request): Promise<{
     return refuseNamedDashboard(ctx.db, ctx.clock, principalOf(actor), named, "headers");
   }
   if (named !== null) {
-    // One statement reads the credential, the account and the binding (core/authorize.ts).
-    return authenticateFor(ctx.db, ctx.clock, creds, named);
+    // One statement reads the credential, the account, the binding and the repository (core/authorize.ts).
+    const r = await authenticateFor(ctx.db, ctx.clock, creds, named, repo);
+    return withAnswer({ actor: r.actor, ...r.authorized }, repo, r.repoAnswer);
   }
   const actor = await authenticate(ctx.db, ctx.clock, creds);
   const principal = principalOf(actor);
   if (actor.kind !== "browser" || !actor.loginTokenHash) throw new AppError("invalid_session_header");
   // The dashboard binding: registered on first use in each 7-day window.
   const dashboard = dashboardSessionId(actor.loginTokenHash, actor.orgId, ctx.clock.now());
+  const bind = async (): Promise<ResolvedExecution> => {
+    if (!repo) return withAnswer({ actor, ...(await authorize(ctx.db, ctx.clock, principal, dashboard)) }, undefined, undefined);
+    const r = await authorizeAsking(ctx.db, ctx.clock, principal, dashboard, repo);
+    return withAnswer({ actor, ...r.authorized }, repo, r.repoAnswer);
+  };
   try {
-    return { actor, ...(await authorize(ctx.db, ctx.clock, principal, dashboard)) };
+    return await bind();
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "session_not_found") throw err;
   }
   await registerSession(ctx.db, ctx.clock, principal, dashboard, { kind: "dashboard" });
-  return { actor, ...(await authorize(ctx.db, ctx.clock, principal, dashboard)) };
+  return bind();
 }
 
-export function requireExecution(ctx: AppContext): RequestHandler {
+function withAnswer(r: { actor: Actor } & Authorized, ask: RepoAsk | undefined, answer: RepoAccess | AppError | undefined): ResolvedExecution {
+  const out: ResolvedExecution = { actor: r.actor, identity: r.identity, expiresAt: r.expiresAt };
+  if (ask && answer) out.repo = { ask, answer };
+  return out;
+}
+
+export function requireExecution(ctx: AppContext, repoOf?: (req: Request) => RepoAsk | undefined): RequestHandler {
   return (req, res, next) => {
-    resolveExecution(ctx, req)
-      .then(({ actor, identity, expiresAt }) => {
+    Promise.resolve()
+      .then(() => resolveExecution(ctx, req, repoOf?.(req)))
+      .then(({ actor, identity, expiresAt, repo }) => {
         const abort = new AbortController();
         res.once("close", () => {
           if (!res.writableFinished) abort.abort();
         });
         const context = new ExecutionContext({ identity, signal: abort.signal });
-        const execution: Execution = Object.freeze({ identity, actor, expiresAt, context });
+        const execution: Execution = Object.freeze({ identity, actor, expiresAt, context, ...(repo ? { repo } : {}) });
         Object.defineProperty(req, "actor", { value: actor, writable: false, configurable: false, enumerable: true });
         Object.defineProperty(req, "execution", { value: execution, writable: false, configurable: false, enumerable: true });
         runInExecution(context, () => next());

@@ -10,12 +10,13 @@
  */
 import { Router, type Request } from "express";
 import { z } from "zod";
-import { authorizeRepo, type Principal } from "../core/authorize";
+import { authorize, type Principal, type RepoAccess } from "../core/authorize";
+import { AppError } from "../core/errors";
 import type { Identity } from "../core/execution/identity";
-import type { Operation, OpServices } from "../ops/operation";
+import type { HttpBinding, Operation, OpServices } from "../ops/operation";
 import { CATALOG } from "../ops/catalog";
 import type { AppContext } from "./context";
-import { executionOf, principalOf, requireExecution } from "./execution";
+import { executionOf, principalOf, requireExecution, type RepoAsk, type ResolvedRepo } from "./execution";
 import { parseWith, route } from "./http";
 
 /** The names of a path's `:params`. */
@@ -47,19 +48,50 @@ function fromQuery(fields: z.ZodObject, query: Request["query"]): Record<string,
   return out;
 }
 
-/** Who the boundary resolved for one call: its identity and binding deadline, its principal, its AbortSignal. */
+/** Who the boundary resolved for one call: its identity and binding deadline, its principal, its AbortSignal, the repository it named. */
 export interface ResolvedCaller {
   identity: Identity;
   expiresAt: Date;
   principal: Principal;
   signal: AbortSignal;
+  repo?: ResolvedRepo | undefined;
 }
 
-/** Runs an operation for a resolved caller, after the repository check the operation declares. Both mounters call it. */
+/**
+ * The repository an operation would run on, from its raw input, when it declares a level and the
+ * value passes its own schema (anything else is left to validation, which refuses it first).
+ */
+export function repoAskOf(op: Operation, raw: unknown): RepoAsk | undefined {
+  const schema = op.input.repo as z.ZodType | undefined;
+  if (!op.level || !schema || typeof raw !== "string" || !schema.safeParse(raw).success) return undefined;
+  return { ref: raw, level: op.level };
+}
+
+/**
+ * Runs an operation for a resolved caller. The repository permission it declares was resolved
+ * with the identity by the caller's own statement when the boundary was asked for exactly this
+ * repository and level (every REST route, an MCP call whose request named it); otherwise one
+ * authorize() reads identity and repository together again. Both mounters call it.
+ */
 export async function runOperation(op: Operation, input: Record<string, unknown>, who: ResolvedCaller, services: OpServices): Promise<unknown> {
-  const repo = op.level ? await authorizeRepo(services.db, { orgId: who.principal.orgId, userId: who.principal.userId }, String(input.repo), op.level) : undefined;
+  let repo: RepoAccess | undefined;
+  if (op.level) {
+    const ask = { ref: String(input.repo), level: op.level };
+    const held = who.repo && who.repo.ask.ref === ask.ref && who.repo.ask.level === ask.level ? who.repo.answer : undefined;
+    if (held instanceof AppError) throw held;
+    repo = held ?? (await authorize(services.db, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
+  }
   const auth = { identity: who.identity, expiresAt: who.expiresAt, ...(repo ? { repo } : {}) };
   return op.run({ auth, repo, principal: who.principal, services, signal: who.signal }, input as never);
+}
+
+/** Where a route's `repo` comes from: its path, the binding's fixed fields, else its query or body. */
+function routeRepoOf(op: Operation, b: HttpBinding): ((req: Request) => RepoAsk | undefined) | undefined {
+  if (!op.level) return undefined;
+  return (req) => {
+    const raw: unknown = req.params.repo ?? b.fixed?.repo ?? (b.method === "get" ? req.query.repo : (req.body as Record<string, unknown> | undefined)?.repo);
+    return repoAskOf(op, raw);
+  };
 }
 
 export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] = CATALOG): Router {
@@ -70,14 +102,14 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
       const fields = clientFields(op, b.path, b.fixed);
       r[b.method](
         b.path,
-        requireExecution(ctx),
+        requireExecution(ctx, routeRepoOf(op, b)),
         route(async (req, res) => {
           const sent = b.method === "get" ? fromQuery(fields, req.query) : (req.body ?? {});
           parseWith(fields, sent, b.method === "get" ? "(query)" : "(body)");
           const params = Object.fromEntries(pathParams(b.path).map((p) => [p, req.params[p]]));
           const input = parseWith(schema, { ...(sent as object), ...params, ...b.fixed });
           const ex = executionOf(req);
-          const who = { identity: ex.identity, expiresAt: ex.expiresAt, principal: principalOf(ex.actor), signal: ex.context.signal };
+          const who = { identity: ex.identity, expiresAt: ex.expiresAt, principal: principalOf(ex.actor), signal: ex.context.signal, repo: ex.repo };
           const out = await runOperation(op, input, who, ctx);
           if (op.output === null) res.status(b.status ?? 204).end();
           else res.status(b.status ?? 200).json(out);

@@ -130,26 +130,46 @@ export async function readAuthorization(db: Db | Tx, queries: readonly AuthQuery
 export interface Resolution {
   caller: Caller;
   authorized?: Authorized;
+  /**
+   * With `deferRepo`: the repository's answer, kept for the step that needs it (after input
+   * validation), while the identity stands. Decided by the same rules over the same row.
+   */
+  repoAnswer?: RepoAccess | AppError;
 }
 
-/** The rules over a row read for `q`; an expiry observed here is tombstoned at once. Throws the refusal. */
-export async function resolveRow(db: Db | Tx, clock: Clock, q: AuthQuery, row: AuthRow | undefined): Promise<Resolution> {
-  const d = decide(q, row, clock.now());
+function refusal(d: Extract<ReturnType<typeof decide>, { ok: false }>): AppError {
+  return new AppError(d.code, d.details ? { details: d.details } : {});
+}
+
+/**
+ * The rules over a row read for `q`; an expiry observed here is tombstoned at once. Throws the
+ * refusal. `deferRepo`: a refusal of the repository (the last rule) does not throw, it is the
+ * resolution's `repoAnswer`.
+ */
+export async function resolveRow(db: Db | Tx, clock: Clock, q: AuthQuery, row: AuthRow | undefined, o: { deferRepo?: boolean } = {}): Promise<Resolution> {
+  const now = clock.now();
+  const deferred = o.deferRepo === true && q.repo !== undefined;
+  const d = decide(deferred ? { ...q, repo: undefined } : q, row, now);
   if (!d.ok) {
     if (d.tombstone && q.sessionId !== undefined) await tombstoneExpired(db, clock, q.sessionId);
-    throw new AppError(d.code, d.details ? { details: d.details } : {});
+    throw refusal(d);
   }
-  if (q.sessionId === undefined || !d.binding) return { caller: d.caller };
+  let repoAnswer: RepoAccess | AppError | undefined;
+  if (deferred) {
+    const full = decide(q, row, now);
+    repoAnswer = full.ok ? full.repo! : refusal(full);
+  }
+  if (q.sessionId === undefined || !d.binding) return { caller: d.caller, ...(repoAnswer ? { repoAnswer } : {}) };
   const identity = makeIdentity({ tenant_id: d.caller.orgId, subject_id: d.caller.userId, session_id: q.sessionId, parent_session_id: q.sessionId });
   const authorized: Authorized = { identity, expiresAt: d.binding.expiresAt };
   if (d.repo) authorized.repo = d.repo;
-  return { caller: d.caller, authorized };
+  return { caller: d.caller, authorized, ...(repoAnswer ? { repoAnswer } : {}) };
 }
 
 /** One query: read and decide. */
-export async function resolveQuery(db: Db | Tx, clock: Clock, q: AuthQuery): Promise<Resolution> {
+export async function resolveQuery(db: Db | Tx, clock: Clock, q: AuthQuery, o: { deferRepo?: boolean } = {}): Promise<Resolution> {
   const [row] = await readAuthorization(db, [q]);
-  return resolveRow(db, clock, q, row);
+  return resolveRow(db, clock, q, row, o);
 }
 
 export interface AuthorizeRequest {
@@ -177,6 +197,21 @@ export async function authorize(
 ): Promise<Authorized> {
   const req: AuthorizeRequest = { principal: p, sessionId, ...(opts.repo ? { repo: opts.repo } : {}) };
   return (await resolveQuery(db, clock, principalQuery(req))).authorized!;
+}
+
+/**
+ * authorize() of a session with the repository it names, in one statement: the identity is
+ * refused as authorize() refuses it, the repository's answer is returned for later.
+ */
+export async function authorizeAsking(
+  db: Db | Tx,
+  clock: Clock,
+  p: Principal,
+  sessionId: string,
+  repo: { ref: string; level: RepoLevel },
+): Promise<{ authorized: Authorized; repoAnswer: RepoAccess | AppError }> {
+  const r = await resolveQuery(db, clock, principalQuery({ principal: p, sessionId, repo }), { deferRepo: true });
+  return { authorized: r.authorized!, repoAnswer: r.repoAnswer! };
 }
 
 /** One authorize() answer from a row already read by AUTHORIZE_READ for `req` (the claim's). */

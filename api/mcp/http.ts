@@ -43,7 +43,8 @@ import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, typ
 import { AppError, coerceError } from "../../core/errors";
 import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_INIT_BYTES, MCP_MAX_TRANSPORTS, MCP_SWEEP_BATCH } from "../../core/limits";
 import type { AppContext } from "../context";
-import { namedSession, resolveExecution } from "../execution";
+import { namedSession, resolveExecution, type RepoAsk } from "../execution";
+import { toolRepoAsk } from "./tools/operations";
 import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../http";
 import { authenticate } from "../../core/auth/authenticate";
 import { createMcpServer, type ToolCaller, type ToolExtra } from "./server";
@@ -121,8 +122,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
   const hydrating = new Map<string, Promise<Entry>>();
 
   /** Resolves the request's execution and binds or checks the session's owner. */
-  async function admit(entry: Entry, req: Request): Promise<ToolCaller> {
-    const { actor, identity, expiresAt } = await resolveExecution(ctx, req);
+  async function admit(entry: Entry, req: Request, repo?: RepoAsk): Promise<ToolCaller> {
+    const { actor, identity, expiresAt, repo: resolved } = await resolveExecution(ctx, req, repo);
     const owner: McpOwner = { orgId: identity.tenant_id, userId: identity.subject_id, sessionId: identity.session_id };
     if (entry.owner === undefined) {
       if (entry.sid === undefined) {
@@ -136,7 +137,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
       }
     }
     if (!sameOwner(entry.owner, owner)) throw new AppError("mcp_binding_mismatch");
-    return { actor, identity, expiresAt };
+    return { actor, identity, expiresAt, ...(resolved ? { repo: resolved } : {}) };
   }
 
   /** Whose initialize this is, for its rate limit: the API key (or sign-in) that authenticates, else the client address. */
@@ -278,7 +279,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     try {
       // Bound: every request must present the binding. Unbound: tool work, or a named session, resolves (and binds).
       if (entry.owner !== undefined || calls.length > 0 || namedSession(req) !== null) {
-        const caller = await admit(entry, req);
+        const caller = await admit(entry, req, calls.length === 1 ? toolRepoAsk(messages) : undefined);
         for (const id of calls) {
           if (entry.pending.has(id)) throw new AppError("validation_failed", { message: "A request with this JSON-RPC id is already in flight." });
           entry.pending.set(id, caller);

@@ -40,6 +40,7 @@ import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
 import type { AppContext } from "../context";
+import type { ResolvedRepo } from "../execution";
 import { registerJobSubmitTools } from "./tools/job-submit";
 import { registerJobTools } from "./tools/jobs";
 import { registerOperationTools } from "./tools/operations";
@@ -54,6 +55,8 @@ export interface ToolCaller {
   readonly identity: Identity;
   readonly actor: Actor;
   readonly expiresAt: Date;
+  /** The repository the request's one tool call names, resolved with the identity (api/mcp/tools/operations.ts). */
+  readonly repo?: ResolvedRepo;
 }
 
 export interface McpServerDeps {

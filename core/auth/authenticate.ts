@@ -8,9 +8,9 @@
 import { AppError } from "../errors";
 import { sha256Hex } from "../crypto";
 import { API_KEY_PATTERN, apiKeyPrefix } from "../accounts/api-keys";
-import { resolveQuery, type Authorized, type Caller, type Credential } from "../authorize";
+import { resolveQuery, type Authorized, type Caller, type Credential, type RepoAccess } from "../authorize";
 import type { Clock } from "../clock";
-import type { Db, Role } from "../../db/schema";
+import type { Db, RepoLevel, Role } from "../../db/schema";
 
 export type AuthKind = "api_key" | "browser";
 
@@ -61,9 +61,20 @@ export async function authenticate(db: Db, clock: Clock, creds: Credentials): Pr
   return actorOf((await resolveQuery(db, clock, { credential })).caller, tokenHash);
 }
 
-/** authenticate() and authorize() of one primary session, in one statement. */
-export async function authenticateFor(db: Db, clock: Clock, creds: Credentials, sessionId: string): Promise<{ actor: Actor } & Authorized> {
+/**
+ * authenticate() and authorize() of one primary session — and of the repository the
+ * request names, when it names one — in one statement. The repository's answer (its
+ * access, or its refusal) is returned, not thrown: the operation that needs it uses it
+ * after validating its input.
+ */
+export async function authenticateFor(
+  db: Db,
+  clock: Clock,
+  creds: Credentials,
+  sessionId: string,
+  repo?: { ref: string; level: RepoLevel },
+): Promise<{ actor: Actor; authorized: Authorized; repoAnswer?: RepoAccess | AppError }> {
   const { credential, tokenHash } = credentialOf(creds);
-  const r = await resolveQuery(db, clock, { credential, sessionId });
-  return { actor: actorOf(r.caller, tokenHash), ...r.authorized! };
+  const r = await resolveQuery(db, clock, { credential, sessionId, ...(repo ? { repo } : {}) }, { deferRepo: true });
+  return { actor: actorOf(r.caller, tokenHash), authorized: r.authorized!, ...(r.repoAnswer ? { repoAnswer: r.repoAnswer } : {}) };
 }
