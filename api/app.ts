@@ -18,6 +18,7 @@ import { healthRoutes } from "./routes/health";
 import { meRoutes } from "./routes/me";
 import { operationRoutes } from "./operations";
 import { openApiRoutes } from "./openapi";
+import { referenceRoutes } from "./routes/reference";
 import { removedRoutes } from "./routes/removed";
 import { mcpRoutes } from "./mcp/http";
 import { jobRoutes } from "./routes/jobs";
@@ -61,6 +62,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(removedRoutes());
   app.use(operationRoutes(ctx));
   app.use(openApiRoutes());
+  // The interactive reference over that document, its bundle served from node_modules (api/routes/reference.ts).
+  app.use(referenceRoutes());
   app.use(mcpRoutes(ctx));
   app.use(jobRoutes(ctx));
   app.use(jobEventRoutes(ctx));
