@@ -50,10 +50,10 @@ const storm = defineHandler({
   restartable: true,
   maxAttempts: 25,
   params: anyParams,
-  async run({ job, identity }) {
+  async run({ job, auth }) {
     await sleep(50 + Math.floor(Math.random() * 200));
     return {
-      persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${identity!.session_id}, ${String(process.pid)})`.execute(tx)),
+      persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${auth!.identity.session_id}, ${String(process.pid)})`.execute(tx)),
     };
   },
 });
