@@ -30,7 +30,7 @@ import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { makeIdentity, type Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
 import type { Db, RepoLevel } from "../db/schema";
-import { inTransaction } from "../db/transaction";
+import { inTransaction } from "../core/transaction";
 import type { Dispatcher } from "../queues/dispatch/dispatcher";
 import type { JobRow } from "../queues/jobs";
 import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";

@@ -12,7 +12,7 @@ import { createServer, type Server } from "node:http";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { systemClock } from "../../core/clock";
 import type { Config } from "../../core/config";
 import { ExecutionContext, runInExecution } from "../../core/execution/context";

@@ -8,7 +8,7 @@
  * - the real `ingest.snapshot` (CHILD_MODE=ingest): announces `STARTED <id>`,
  *   waits 500 ms (so the parent can SIGSTOP it mid-run), then ingests under
  *   CHILD_INGEST_ROOT into the repository store MEMORY_STORE names (the
- *   runtime's own wiring, api/memory.ts).
+ *   runtime's own wiring, main/memory.ts).
  * Dispatch is BullMQ when CHILD_REDIS_URL is set (CHILD_BULL_PREFIX), otherwise
  * straight from the rows. Lease, reconcile interval and stale bound come from
  * CHILD_LEASE_MS, CHILD_RECONCILE_MS, CHILD_STALE_MS.
@@ -62,7 +62,7 @@ let stores: PersistStores | undefined;
 if (env.CHILD_MODE === "ingest") {
   // Loaded only here: the memory stores' drivers and the parsers would slow every storm worker's start.
   const [{ buildMemoryServices }, { loadConfig }, { ingestHandler }] = await Promise.all([
-    import("../../api/memory"),
+    import("../../main/memory"),
     import("../../core/config"),
     import("../../workers/pools/ingest"),
   ]);
