@@ -27,7 +27,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --engine-strict --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
+COPY main ./main
 COPY api ./api
+COPY ops ./ops
 COPY core ./core
 COPY db ./db
 COPY queues ./queues

@@ -1,5 +1,5 @@
 /**
- * What the HTTP layer is given. The composition root (api/runtime.ts) builds
+ * What the HTTP layer is given. The composition root (main/runtime.ts) builds
  * it once; tests build it around their own database and clock.
  */
 import type { Clock } from "../core/clock";
@@ -18,7 +18,7 @@ export interface AppContext {
   clock: Clock;
   config: Config;
   logger: Logger;
-  /** Session and repository memory (api/memory.ts builds it); routes answer 503 without it. */
+  /** Session and repository memory (main/memory.ts builds it); routes answer 503 without it. */
   memory?: MemoryServices;
   /** Durable jobs (queues/): registry, dispatcher; submission routes call submitJob with it. */
   jobs?: JobQueue;

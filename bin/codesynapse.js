@@ -15,15 +15,15 @@ import { register as registerLoader } from "node:module";
 
 /** The modules to run: the TypeScript sources through tsx, or null when they are not to run. */
 async function sources() {
-  const at = (p) => new URL(`../api/${p}`, import.meta.url);
-  if (process.env.CODESYNAPSE_RUN === "dist" || !existsSync(at("cli/main.ts"))) return null;
+  const at = (p) => new URL(`../${p}`, import.meta.url);
+  if (process.env.CODESYNAPSE_RUN === "dist" || !existsSync(at("main/cli.ts"))) return null;
   try {
     const { register } = await import("tsx/esm/api");
     register();
   } catch {
     return null;
   }
-  return { env: at("telemetry/tracing-env.ts"), tracing: at("telemetry/tracing.ts"), cli: at("cli/main.ts") };
+  return { env: at("api/telemetry/tracing-env.ts"), tracing: at("api/telemetry/tracing.ts"), cli: at("main/cli.ts") };
 }
 
 function built() {

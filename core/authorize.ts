@@ -23,7 +23,7 @@ import { MAX_ID_CHARS } from "./limits";
 import { decide, type AuthQuery, type AuthRow, type Caller } from "./authorize-rules";
 import { tombstoneExpired, type Principal } from "./registry/registry";
 import type { Clock } from "./clock";
-import { PREPARE } from "../db/database";
+import { PREPARE } from "./prepare";
 import type { Db, RepoLevel, Tx } from "../db/schema";
 
 export { levelAtLeast, type AuthQuery, type AuthRow, type Caller, type Credential } from "./authorize-rules";

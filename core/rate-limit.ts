@@ -14,18 +14,17 @@
  * A refusal is 429 `rate_limited` with `details.retry_after_s` (the error middleware sends it as
  * `Retry-After`); nothing of the request is quoted, and keys hold a SHA-256 of the email, never it.
  *
- * Store: with REDIS_URL, RateLimiterRedis, so every API node shares the counts, with an in-memory
- * insurance limiter that takes over while Redis is unreachable (limits then hold per node); without
- * it, RateLimiterMemory — the embedded default is one node. (RateLimiterPostgres would put a write
+ * Store (a `LimiterStore`): with REDIS_URL, RateLimiterRedis (db/redis-rate-limits.ts; the composition
+ * root picks it), so every API node shares the counts, with an in-memory insurance limiter that takes
+ * over while Redis is unreachable (limits then hold per node); without it, RateLimiterMemory — the
+ * embedded default is one node. Nothing here loads a Redis client. (RateLimiterPostgres would put a write
  * on the primary store in front of every limited request; Redis is the store the platform already
  * uses for fast shared counters.)
  */
-import { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Config } from "./config";
 import { sha256Hex } from "./crypto";
 import { AppError } from "./errors";
-import type { Logger } from "./log";
 
 const STRIKE_MEMORY_S = 24 * 3600;
 
@@ -35,6 +34,15 @@ export function rateLimited(limit: string, msBeforeNext: number): AppError {
 }
 
 type Factory = (o: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
+
+/** Where the counters live: one limiter per name from `make`; `close` releases the store's client. */
+export interface LimiterStore {
+  make: Factory;
+  close(): Promise<void>;
+}
+
+/** Counters in this process. */
+export const memoryLimiterStore: LimiterStore = { make: (o) => new RateLimiterMemory(o), close: async () => undefined };
 
 /** A fixed window: `points` per `duration` seconds per key. */
 export class WindowLimiter {
@@ -133,22 +141,9 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-/** The limits of one API node: shared through Redis when `redisUrl` is given, else in this process. */
-export function createRateLimits(config: Config, opts: { redisUrl?: string | undefined; logger?: Logger } = {}): RateLimits {
-  let redis: Redis | undefined;
-  let make: Factory = (o) => new RateLimiterMemory(o);
-  if (opts.redisUrl) {
-    const client = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    let warned = false;
-    client.on("error", (err: Error) => {
-      // The insurance limiter carries on; say so once per outage, not per retry.
-      if (!warned) opts.logger?.warn({ cause: { name: err.name, message: err.message } }, "rate limits: Redis unreachable, limiting per node");
-      warned = true;
-    });
-    client.on("ready", () => (warned = false));
-    redis = client;
-    make = (o) => new RateLimiterRedis({ ...o, storeClient: client, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(o) });
-  }
+/** The limits of one API node: in this process by default, shared when `store` is (db/redis-rate-limits.ts). */
+export function createRateLimits(config: Config, store: LimiterStore = memoryLimiterStore): RateLimits {
+  const make = store.make;
   const login = new LoginLimiter(
     new ProgressiveLimiter(make, "login_per_account_client", {
       freeFailures: config.RATE_LIMIT_LOGIN_FAILURES, windowS: config.RATE_LIMIT_LOGIN_WINDOW_S,
@@ -164,8 +159,6 @@ export function createRateLimits(config: Config, opts: { redisUrl?: string | und
     registrations: new WindowLimiter(make, "registrations_per_org", config.RATE_LIMIT_REGISTER_PER_MIN, 60),
     uploads: new WindowLimiter(make, "uploads_per_session", config.RATE_LIMIT_UPLOADS_PER_MIN, 60),
     mcpInitialize: new WindowLimiter(make, "mcp_initialize_per_key", config.RATE_LIMIT_MCP_INITIALIZE_PER_MIN, 60),
-    async close() {
-      if (redis) await redis.quit().catch(() => redis?.disconnect());
-    },
+    close: () => store.close(),
   };
 }

@@ -14,6 +14,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { AppError } from "../core/errors";
+import { PREPARE_MARK } from "../core/prepare";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
@@ -34,16 +35,6 @@ export interface OpenDatabase {
    */
   listen?(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
 }
-
-const PREPARE_MARK = "/* prepare */";
-/**
- * Put `${PREPARE} ` in a hot statement (the job claim, the rechecks, the finish): on PostgreSQL
- * it runs as a NAMED prepared statement (named by a hash of its text, prepared once per
- * connection), so PostgreSQL stops planning it again on every call — for authorize()'s
- * seven-join read, planning was ~85% of the statement's server time. Only for statements over
- * tables whose shape migrations do not change while the process runs; a comment on PGlite.
- */
-export const PREPARE = sql.raw(PREPARE_MARK);
 
 /** Sends marked statements as named prepared statements on this client (pg keeps one per name per connection). */
 function prepareMarked(client: pg.PoolClient): void {

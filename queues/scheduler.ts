@@ -13,7 +13,7 @@
 import type { Principal } from "../core/authorize";
 import { makeIdentity, type Identity } from "../core/execution/identity";
 import type { Db } from "../db/schema";
-import { inTransaction } from "../db/transaction";
+import { inTransaction } from "../core/transaction";
 import type { JobRow, ScheduleRow } from "./jobs";
 import type { JobRegistry } from "./registry";
 import { enqueueJob } from "./sql/enqueueJob";

@@ -38,7 +38,7 @@ import type { JobRegistry } from "./registry";
 import { claimKeys, claimSlot, findKeys, keyHash, requestHash, type KeyClaim } from "./idempotency";
 import { enqueueJobs, newJobId, type NewJob } from "./sql/enqueueJob";
 import { inSubmitSpan } from "./trace-context";
-import { inTransaction } from "../db/transaction";
+import { inTransaction } from "../core/transaction";
 
 export interface JobQueue {
   db: Db;

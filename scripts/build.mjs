@@ -11,8 +11,8 @@
  * themselves at run time (PGlite's wasm and data bundle, secretlint's rules),
  * load from node_modules exactly as in development.
  *
- * Entry points: dist/cli.js (every command: start, serve, worker, mcp, migrate,
- * admin), dist/healthcheck.js (the container HEALTHCHECK), and dist/tracing-env.js
+ * Entry points: dist/cli.js (main/cli.ts: every command: start, serve, worker, mcp,
+ * migrate, admin), dist/healthcheck.js (the container HEALTHCHECK), and dist/tracing-env.js
  * and dist/tracing.js, which the launcher loads first when tracing is on. Code splitting
  * keeps lazily imported modules (the stdio MCP forwarder) in their own chunks,
  * loaded only when their command runs, as in the sources.
@@ -32,7 +32,7 @@ rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: {
-    cli: "api/cli/main.ts",
+    cli: "main/cli.ts",
     healthcheck: "scripts/healthcheck.ts",
     // The launcher reads these before the CLI, so the tracing hook precedes the application (bin/codesynapse.js).
     "tracing-env": "api/telemetry/tracing-env.ts",

@@ -11,22 +11,40 @@
  * that lost its lease (stopped, partitioned, slow) writes nothing anywhere.
  * `stores` are the writable stores, bound to that transaction (docs/jobs.md
  * "Writes are fenced").
+ *
+ * `auth` is what the runner's recheck before work granted, handed on as it is:
+ * handlers read the identity, the binding's deadline and the repository from
+ * it, never again from the execution context or a second authorize().
  */
-import type { RepoAccess } from "../core/authorize";
+import type { Authorized, Principal, RepoAccess } from "../core/authorize";
 import type { Clock } from "../core/clock";
-import type { Identity } from "../core/execution/identity";
+import { AppError } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { RepositoryMemoryStore } from "../core/memory/repository-store";
-import type { Db, Tx } from "../db/schema";
+import type { Db, RepoLevel, Tx } from "../db/schema";
 import { repoRequired, type JobKind, type JobRow } from "../queues/jobs";
 
-export interface JobRunContext<P> {
+/**
+ * The runner's recheck before work (authorize() over the row's principal and primary session):
+ * the identity, the binding's fixed deadline (`expiresAt`), the repository when the kind has a
+ * level — and the principal it checked, the row's recorded actor and credential, which a
+ * follow-up job is submitted under (./pools/child-job.ts).
+ */
+export interface JobAuthorized extends Authorized {
+  principal: Principal;
+}
+
+/** A kind with a repository level: its recheck resolved the repository. */
+export interface RepoJobAuthorized extends JobAuthorized {
+  repo: RepoAccess;
+}
+
+export interface JobRunContext<P, A extends JobAuthorized | null = JobAuthorized | null> {
   job: Readonly<JobRow>;
   params: P;
-  /** null only for system kinds. */
-  identity: Identity | null;
+  /** What the recheck before work granted; null only for system kinds. */
+  auth: A;
   signal: AbortSignal;
-  repo?: RepoAccess;
   /** For reads. Writes go through `persist`. */
   db: Db;
   clock: Clock;
@@ -55,12 +73,30 @@ export interface JobHandler<P = any> extends JobKind<P> {
   run(ctx: JobRunContext<P>): Promise<JobOutcome | void>;
 }
 
-/** The repository of a kind with `repoLevel`: the runner's recheck before work resolved it. */
-export function requireRepo(repo: RepoAccess | undefined): RepoAccess {
-  if (!repo) throw repoRequired();
-  return repo;
+/** A user kind over one repository: `run` gets the recheck's answer with its repository. */
+export interface RepoJobHandler<P> extends JobKind<P> {
+  repoLevel: RepoLevel;
+  system?: false;
+  run(ctx: JobRunContext<P, RepoJobAuthorized>): Promise<JobOutcome | void>;
 }
 
 export function defineHandler<P>(h: JobHandler<P>): JobHandler<P> {
   return h;
+}
+
+/**
+ * A repository kind's handler. The one place its context is narrowed: no recheck answer (a
+ * handler called outside the runner) is `unauthenticated` and one without the repository is
+ * `validation_failed`, before `run` reads any store.
+ */
+export function defineRepoHandler<P>(h: RepoJobHandler<P>): JobHandler<P> {
+  return {
+    ...h,
+    async run(ctx) {
+      const { auth } = ctx;
+      if (!auth) throw new AppError("unauthenticated", { message: "No authorized identity was handed to this job." });
+      if (!auth.repo) throw repoRequired();
+      return h.run({ ...ctx, auth: { ...auth, repo: auth.repo } });
+    },
+  };
 }

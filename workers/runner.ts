@@ -9,7 +9,8 @@
  *   3. authorize() — the API's own check — before any work: its read comes
  *      with the claim (claimJobsChecked, same statement) or, without one, from
  *      an authorizeMany shared by jobs starting together; same rules, same codes;
- *   4. run the handler, then free its handler slot (`onHandlerDone`: the source
+ *   4. run the handler with that recheck's answer (identity, binding deadline,
+ *      repository, principal: JobRunContext.auth), then free its handler slot (`onHandlerDone`: the source
  *      may start the next handler while this outcome is written, still under
  *      this job's lease; workers/sources/slots.ts bounds how many are held);
  *   5. persist in ONE transaction: finishJob (fenced by the lease token, takes
@@ -29,7 +30,7 @@ import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { makeIdentity, type Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
 import type { Db, RepoLevel } from "../db/schema";
-import { inTransaction } from "../db/transaction";
+import { inTransaction } from "../core/transaction";
 import type { Dispatcher } from "../queues/dispatch/dispatcher";
 import type { JobRow } from "../queues/jobs";
 import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
@@ -43,7 +44,7 @@ import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
 import { reportProgress } from "../queues/sql/reportProgress";
 import { fencedStores } from "./fenced-stores";
 import { inJobSpan } from "./job-span";
-import type { JobHandler, JobOutcome, PersistStores } from "./handler";
+import type { JobAuthorized, JobHandler, JobOutcome, PersistStores } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
 import { ProgressWriter } from "./progress";
 
@@ -284,6 +285,9 @@ export class JobRunner {
         }
         pre = r;
       }
+      // What the handler gets: the recheck's answer, with the identity bound to this context (the
+      // row's, which the recheck accepted) and the principal it checked.
+      const auth: JobAuthorized | null = pre && principal && identity ? Object.freeze({ ...pre, identity, principal: Object.freeze({ ...principal }) }) : null;
       if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
 
       // 4. The handler.
@@ -298,9 +302,8 @@ export class JobRunner {
         out = await handler.run({
           job: row,
           params: parsed.data,
-          identity,
+          auth,
           signal,
-          ...(pre?.repo ? { repo: pre.repo } : {}),
           db,
           clock,
           logger: this.o.logger,
@@ -339,8 +342,8 @@ export class JobRunner {
           // shared with the jobs finishing at the same moment (one authorizeMany, then one
           // finishJobs whose every row names its own lease token). A transaction would add only
           // BEGIN/COMMIT: authorize() takes no locks either way.
-          const auth = principal && identity ? { principal, sessionId: identity.session_id, ...repoCheck } : undefined;
-          const r = await this.#store(() => this.#complete.run({ auth, id: row.id, token, now: clock.now(), result: out?.result ?? null }), outcome);
+          const recheck = principal && identity ? { principal, sessionId: identity.session_id, ...repoCheck } : undefined;
+          const r = await this.#store(() => this.#complete.run({ auth: recheck, id: row.id, token, now: clock.now(), result: out?.result ?? null }), outcome);
           if (r === "lost") throw new LeaseLost();
           if (r instanceof AppError) throw r;
         }

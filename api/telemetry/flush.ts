@@ -1,5 +1,5 @@
 /**
- * The hook the CLI calls before it exits (api/cli/main.ts), so spans still in
+ * The hook the CLI calls before it exits (main/cli.ts), so spans still in
  * the batch are exported. Empty unless tracing started (./tracing.ts); this
  * module imports nothing, so the CLI loads no OpenTelemetry code for it.
  */

@@ -6,7 +6,7 @@ import { hashPassword, randomId, randomToken, sha256Hex, verifyPassword } from "
 import type { Clock } from "../clock";
 import { endDashboardBindings } from "../registry/registry";
 import type { Db } from "../../db/schema";
-import { inTransaction } from "../../db/transaction";
+import { inTransaction } from "../transaction";
 
 // Spent on unknown emails too, so response time does not reveal which exist.
 let dummyHash: Promise<string> | undefined;

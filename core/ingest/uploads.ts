@@ -11,7 +11,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../../db/schema";
-import { inTransaction } from "../../db/transaction";
+import { inTransaction } from "../transaction";
 import type { Clock } from "../clock";
 import { AppError, limitError } from "../errors";
 import type { Identity } from "../execution/identity";

@@ -1,6 +1,6 @@
 /**
  * MemoryServices: everything memory needs, built once by the composition root
- * (api/runtime.ts → `buildMemoryServices`) and handed to routes, MCP tools and
+ * (main/runtime.ts → `buildMemoryServices`) and handed to routes, MCP tools and
  * workers through their contexts.
  */
 import type { Clock } from "../clock";

@@ -22,7 +22,7 @@ import { BINDING_TTL_MS, DASHBOARD_WINDOW_MS, MAX_ACTIVE_BINDINGS_PER_ORG, MAX_R
 import { isValidId } from "../execution/identity";
 import type { Clock } from "../clock";
 import type { BindingKind, Db, SessionBinding, Tx } from "../../db/schema";
-import { inTransaction } from "../../db/transaction";
+import { inTransaction } from "../transaction";
 
 /** Who is registering or revoking: the authenticated caller. */
 export interface Principal {

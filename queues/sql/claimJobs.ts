@@ -6,7 +6,7 @@
  * token, deadline). Concurrent claimers never get the same row.
  */
 import { sql } from "kysely";
-import { PREPARE } from "../../db/database";
+import { PREPARE } from "../../core/prepare";
 import type { Db } from "../../db/schema";
 import { AUTHORIZE_COLUMNS, AUTHORIZE_READ, type AuthRow } from "../../core/authorize";
 import type { JobRow } from "../jobs";

@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import { redactJson } from "../../core/redact";
-import { PREPARE } from "../../db/database";
+import { PREPARE } from "../../core/prepare";
 import type { Db, Tx } from "../../db/schema";
 import { endJob } from "./endJob";
 

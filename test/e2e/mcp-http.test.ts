@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { grantRepo, removeMember, suspendMember } from "../../core/accounts/accounts";
 import { makeIdentity } from "../../core/execution/identity";
 import { enqueueJob } from "../../queues/sql/enqueueJob";

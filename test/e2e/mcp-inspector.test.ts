@@ -14,7 +14,7 @@ import path from "node:path";
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { revokeApiKey } from "../../core/accounts/api-keys";
 import { systemClock } from "../../core/clock";
 import type { MemoryServices } from "../../core/memory/services";

@@ -22,7 +22,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Express } from "express";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { isSafeText } from "../../core/boundary";
 import { systemClock } from "../../core/clock";
 import { uploadsCleaner } from "../../core/ingest/uploads";

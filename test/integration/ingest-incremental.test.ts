@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { jobView } from "../../api/routes/jobs";
 import { systemClock } from "../../core/clock";
 import type { Config } from "../../core/config";

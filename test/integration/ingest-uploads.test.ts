@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { systemClock } from "../../core/clock";
 import { uploadsCleaner } from "../../core/ingest/uploads";
 import { INGEST_MAX_UPLOADS_PER_SESSION } from "../../core/limits";

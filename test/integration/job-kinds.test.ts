@@ -12,7 +12,7 @@ import { createServer, type Server } from "node:http";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { systemClock } from "../../core/clock";
 import type { Config } from "../../core/config";
 import { ExecutionContext, runInExecution } from "../../core/execution/context";
@@ -229,8 +229,8 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     const e = await seedExecution(t().db, systemClock);
     const llm = buildLlmRegistry(config);
     const row = await jobRow(t().db, (await submit(e, AI_KIND, { task: "summary" })).id);
-    const base = { job: row, identity: null, signal: new AbortController().signal, db: t().db, clock: systemClock, logger: silentLogger() };
-    // No execution is bound here: the handlers stop at requireIdentity(), before retrieval or file reads.
+    const base = { job: row, auth: null, signal: new AbortController().signal, db: t().db, clock: systemClock, logger: silentLogger() };
+    // No recheck answer is handed here: the handlers stop before retrieval or file reads.
     await expect(aiHandler({ memory, llm }).run({ ...base, params: { task: "summary" } })).rejects.toMatchObject({ code: "unauthenticated" });
     await expect(fixHandler({ config, memory, llm }).run({ ...base, params: { problem: "rename a to b" } })).rejects.toMatchObject({ code: "unauthenticated" });
   });

@@ -29,8 +29,8 @@ const noop = defineHandler({
   restartable: true,
   maxAttempts: 3,
   params: anyParams,
-  async run({ job, identity }) {
-    return { result: { n: 1 }, persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id) values (${job.id}, ${identity!.session_id})`.execute(tx)) };
+  async run({ job, auth }) {
+    return { result: { n: 1 }, persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id) values (${job.id}, ${auth!.identity.session_id})`.execute(tx)) };
   },
 });
 

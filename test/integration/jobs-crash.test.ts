@@ -50,9 +50,9 @@ describeWithService(pgStatus, "a worker killed mid-job [postgres]", () => {
     const th = await startTestHost(database, [
       defineHandler({
         kind: "test.crash", pool: "ingest", restartable: true, maxAttempts: 3, params: anyParams,
-        async run({ job: j, identity }) {
+        async run({ job: j, auth }) {
           runs++;
-          return { persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${j.id}, ${identity!.session_id}, 'parent')`.execute(tx)) };
+          return { persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${j.id}, ${auth!.identity.session_id}, 'parent')`.execute(tx)) };
         },
       }),
     ]);

@@ -40,11 +40,11 @@ describeWithService(pgStatus, "a connection killed under a worker's finish [post
       restartable: true,
       maxAttempts: 3,
       params: anyParams,
-      async run({ job, identity }) {
+      async run({ job, auth }) {
         runs++;
         return {
           persist: async (tx) => {
-            await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${identity!.session_id}, 'once')`.execute(tx);
+            await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${auth!.identity.session_id}, 'once')`.execute(tx);
             if (kills < 2) {
               // The server drops this transaction's connection: its writes and its finish roll back together.
               kills++;

@@ -12,7 +12,7 @@ import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { ManualClock } from "../../core/clock";
 import { grantRepo } from "../../core/accounts/accounts";
 import { IDEMPOTENCY_TTL_MS } from "../../core/limits";

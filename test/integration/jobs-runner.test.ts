@@ -35,12 +35,12 @@ function track(id: string) {
 const handlers: JobHandler[] = [
   defineHandler({
     kind: "test.write", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: anyParams,
-    async run({ job, identity }) {
+    async run({ job, auth }) {
       const ambient = requireIdentity();
       const s = track(job.id);
       s.sessions.push(ambient.session_id);
       s.started++;
-      if (identity !== ambient) throw new Error("context identity differs");
+      if (auth?.identity !== ambient) throw new Error("context identity differs");
       const failTimes = Number((job.params as { failTimes?: number }).failTimes ?? 0);
       if (s.started <= failTimes) throw new Error("transient");
       if (s.gate) await s.gate;

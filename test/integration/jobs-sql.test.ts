@@ -8,7 +8,7 @@ import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest } from ".
 import { ManualClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
 import { revokeSession } from "../../core/registry/registry";
-import { inTransaction } from "../../db/transaction";
+import { inTransaction } from "../../core/transaction";
 import { JobRegistry } from "../../queues/registry";
 import { fireDueSchedules } from "../../queues/scheduler";
 import { claimJobs, claimJobsChecked } from "../../queues/sql/claimJobs";

@@ -50,8 +50,8 @@ const quickHandler = (kind: string) =>
     restartable: true,
     maxAttempts: 3,
     params: anyParams,
-    async run({ job, identity }) {
-      return { persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${identity!.session_id}, 'parent')`.execute(tx)) };
+    async run({ job, auth }) {
+      return { persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${auth!.identity.session_id}, 'parent')`.execute(tx)) };
     },
   });
 

@@ -14,7 +14,7 @@ import { systemClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
 import { silentLogger } from "../../core/log";
 import { revokeSession } from "../../core/registry/registry";
-import { inTransaction } from "../../db/transaction";
+import { inTransaction } from "../../core/transaction";
 import { JobRegistry } from "../../queues/registry";
 import { createJobQueue } from "../../queues/service";
 import { submitJob, type JobQueue, type SubmitInput } from "../../queues/submit";

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { testContext } from "../support/app";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";

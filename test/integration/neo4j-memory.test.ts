@@ -24,7 +24,7 @@ import { Neo4jVectorIndex } from "../../db/graph/neo4j/vector-index";
 import { collectionName, MilvusVectorIndex } from "../../db/vector/milvus";
 import { MilvusClient } from "@zilliz/milvus2-sdk-node";
 import { describeWithService, probeService } from "../support/services";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { loadConfig } from "../../core/config";
 import { createLogger } from "../../core/log";
 import { neo4jFromEnv } from "../support/neo4j";

@@ -7,7 +7,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import type { MemoryServices } from "../../core/memory/services";
 import { openApiPath } from "../../api/openapi";
 import { operationRoutes } from "../../api/operations";

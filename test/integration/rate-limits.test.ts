@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { ConfigError, loadConfig } from "../../core/config";
 import { createRateLimits } from "../../core/rate-limit";
+import { redisLimiterStore } from "../../db/redis-rate-limits";
 import { describeWithService, probeService } from "../support/services";
 import { describeEachDatabase } from "../support/databases";
 import { fixtureTar } from "../support/archives";
@@ -152,7 +153,7 @@ describeWithService(await probeService("redis"), "rate limits shared through Red
   it("two API nodes on one Redis share the counts: the limit holds across nodes", async () => {
     const config = loadConfig({}, { RATE_LIMIT_REGISTER_PER_MIN: "3", RATE_LIMIT_LOGIN_FAILURES: "2", RATE_LIMIT_LOGIN_BLOCK_S: "5" });
     const url = (await probeService("redis")).url!;
-    const [one, two] = [createRateLimits(config, { redisUrl: url }), createRateLimits(config, { redisUrl: url })];
+    const [one, two] = [createRateLimits(config, redisLimiterStore(url)), createRateLimits(config, redisLimiterStore(url))];
     try {
       await sleep(200); // connected (before that, the in-memory insurance limiter answers)
       const org = uniq("org");

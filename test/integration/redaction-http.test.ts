@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pino } from "pino";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import type { MemoryServices } from "../../core/memory/services";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";

@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { ManualClock } from "../../core/clock";
 import { makeIdentity } from "../../core/execution/identity";
 import { BINDING_TTL_MS } from "../../core/limits";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pino } from "pino";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { grantRepo } from "../../core/accounts/accounts";
 import { MAX_FACTS_PER_NAMESPACE } from "../../core/limits";
 import type { MemoryServices } from "../../core/memory/services";

@@ -29,7 +29,7 @@ describeWithService(postgres, "tracing in one process, in-memory exporter", () =
   const dbName = `cs_trace_${randomBytes(6).toString("hex")}`;
   let adminUrl: string;
   let root: string;
-  let platform: Awaited<ReturnType<typeof import("../../api/runtime").startPlatform>>;
+  let platform: Awaited<ReturnType<typeof import("../../main/runtime").startPlatform>>;
   let pgMod: typeof import("pg").default;
 
   beforeAll(async () => {
@@ -45,7 +45,7 @@ describeWithService(postgres, "tracing in one process, in-memory exporter", () =
     await (await import("../support/fixture-repo")).writeFixtureRepo(path.join(root, "repo"));
     const { loadConfig } = await import("../../core/config");
     const { silentLogger } = await import("../../core/log");
-    const { startPlatform } = await import("../../api/runtime");
+    const { startPlatform } = await import("../../main/runtime");
     const config = loadConfig({}, { DATABASE_URL: u.toString(), PORT: "0", INGEST_ALLOWED_ROOTS: root, LOG_LEVEL: "silent" });
     platform = await startPlatform(config, { serve: true, pools: ["ingest", "embedding"], logger: silentLogger() });
   });

@@ -8,7 +8,7 @@
  * - the real `ingest.snapshot` (CHILD_MODE=ingest): announces `STARTED <id>`,
  *   waits 500 ms (so the parent can SIGSTOP it mid-run), then ingests under
  *   CHILD_INGEST_ROOT into the repository store MEMORY_STORE names (the
- *   runtime's own wiring, api/memory.ts).
+ *   runtime's own wiring, main/memory.ts).
  * Dispatch is BullMQ when CHILD_REDIS_URL is set (CHILD_BULL_PREFIX), otherwise
  * straight from the rows. Lease, reconcile interval and stale bound come from
  * CHILD_LEASE_MS, CHILD_RECONCILE_MS, CHILD_STALE_MS.
@@ -50,10 +50,10 @@ const storm = defineHandler({
   restartable: true,
   maxAttempts: 25,
   params: anyParams,
-  async run({ job, identity }) {
+  async run({ job, auth }) {
     await sleep(50 + Math.floor(Math.random() * 200));
     return {
-      persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${identity!.session_id}, ${String(process.pid)})`.execute(tx)),
+      persist: async (tx) => void (await sql`insert into job_effects (job_id, session_id, note) values (${job.id}, ${auth!.identity.session_id}, ${String(process.pid)})`.execute(tx)),
     };
   },
 });
@@ -62,7 +62,7 @@ let stores: PersistStores | undefined;
 if (env.CHILD_MODE === "ingest") {
   // Loaded only here: the memory stores' drivers and the parsers would slow every storm worker's start.
   const [{ buildMemoryServices }, { loadConfig }, { ingestHandler }] = await Promise.all([
-    import("../../api/memory"),
+    import("../../main/memory"),
     import("../../core/config"),
     import("../../workers/pools/ingest"),
   ]);

@@ -1,17 +1,16 @@
 /**
  * The ai pool's kind (WRK-3): a question or a summary over a repository.
- * It refuses a missing execution context before reading any store, retrieves
+ * It refuses a context without the runner's recheck before reading any store, retrieves
  * from repository memory and the caller's session memory, calls the LLM
  * registry (which checks the context again before provider lookup or network
  * work), and stores the answer as the job's result.
  */
 import { z } from "zod";
 import { textString } from "../../core/boundary";
-import { requireIdentity } from "../../core/execution/context";
 import { AI_MAX_CONTEXT_FACTS, AI_MAX_QUESTION_CHARS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
-import { defineHandler, requireRepo, type JobHandler } from "../handler";
+import { defineRepoHandler, type JobHandler } from "../handler";
 import { retrieveContext } from "./retrieve";
 
 export const AI_KIND = "ai.task";
@@ -29,19 +28,17 @@ export type AiParams = z.infer<typeof aiParams>;
 const SUMMARY_QUERY = "repository contains file class function method imports";
 
 export function aiHandler(deps: { memory: MemoryServices; llm: LlmRegistry }): JobHandler<AiParams> {
-  return defineHandler({
+  return defineRepoHandler({
     kind: AI_KIND,
     pool: "ai",
     restartable: true,
     maxAttempts: 3,
     repoLevel: "read",
     params: aiParams,
-    async run({ job, params, repo: givenRepo, db, clock }) {
-      const identity = requireIdentity();
-      const repo = requireRepo(givenRepo);
+    async run({ params, auth }) {
       // A summary starts from the repository's own node (its name), whose `contains` edges list the files.
-      const query = params.question ?? `${repo.repoName} ${SUMMARY_QUERY}`;
-      const facts = await retrieveContext({ memory: deps.memory, db, clock }, job, identity, repo.repoId, query, AI_MAX_CONTEXT_FACTS);
+      const query = params.question ?? `${auth.repo.repoName} ${SUMMARY_QUERY}`;
+      const facts = await retrieveContext(deps.memory, auth, query, AI_MAX_CONTEXT_FACTS);
       const answer = await deps.llm.complete({ task: params.task, prompt: query, facts });
       return {
         result: {

@@ -9,12 +9,11 @@
  * failure fails only this job: the graph and lexical recall are untouched.
  */
 import { z } from "zod";
-import { requireIdentity } from "../../core/execution/context";
 import { AppError } from "../../core/errors";
 import { EMBED_JOB_MAX_BATCHES, MAX_EMBED_BATCH } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";
 import type { JobQueue } from "../../queues/submit";
-import { defineHandler, requireRepo, type JobHandler } from "../handler";
+import { defineRepoHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 
 export const EMBEDDING_KIND = "embedding.refresh";
@@ -30,16 +29,15 @@ export type EmbeddingParams = z.infer<typeof embeddingParams>;
 export type RepositoryEmbeddings = Pick<RepositoryMemory, "embedMissing">;
 
 export function embeddingHandler(deps: { repository: RepositoryEmbeddings; queue: () => JobQueue }): JobHandler<EmbeddingParams> {
-  return defineHandler({
+  return defineRepoHandler({
     kind: EMBEDDING_KIND,
     pool: "embedding",
     restartable: true,
     maxAttempts: 3,
     repoLevel: "write",
     params: embeddingParams,
-    async run({ job, params, repo: givenRepo, signal }) {
-      const identity = requireIdentity();
-      const repo = requireRepo(givenRepo);
+    async run({ params, auth, signal }) {
+      const { identity, repo } = auth;
       const batch = params.batch ?? MAX_EMBED_BATCH;
       const e = await deps.repository.embedMissing(identity, repo.repoId, batch, params.max_batches ?? EMBED_JOB_MAX_BATCHES);
       if (signal.aborted) throw new AppError("canceled");
@@ -51,7 +49,7 @@ export function embeddingHandler(deps: { repository: RepositoryEmbeddings; queue
             if (!stores.repository) throw new AppError("unavailable", { message: "Repository memory is not configured." });
             await stores.repository.setEmbeddings(repo.repoId, e.model, e.vectors);
           }
-          if (e.remaining) await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params, repo: repo.repoId });
+          if (e.remaining) await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params, repo: repo.repoId });
         },
       };
     },

@@ -5,7 +5,7 @@
  * the job's result. Registered `restartable: false`, `maxAttempts: 1`: an
  * interrupted fix job ends `abandoned` and never runs again (JOB-4).
  *
- * It refuses a missing execution context before reading any store. Files are
+ * It refuses a context without the runner's recheck before reading any store. Files are
  * chosen from `files`, or from the repository memory the problem recalls
  * (code-graph names carry the file path), read only from inside the snapshot
  * (realpath), bounded in count and size; then the LLM registry proposes the
@@ -21,14 +21,13 @@ import { z } from "zod";
 import { idString, textString } from "../../core/boundary";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
-import { requireIdentity } from "../../core/execution/context";
 import { looksLikeUnifiedDiff } from "../../core/fix/diff";
 import { isInside, resolveLocalSource } from "../../core/ingest/source";
 import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, FIX_MAX_PROBLEM_CHARS, INGEST_MAX_FILE_BYTES } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
-import { defineHandler, requireRepo, type JobHandler } from "../handler";
+import { defineRepoHandler, type JobHandler } from "../handler";
 import { INGEST_KIND } from "./ingest";
 import { checkPatchApplies } from "./patch-check";
 import { retrieveContext } from "./retrieve";
@@ -79,20 +78,19 @@ function unfence(text: string): string {
 }
 
 export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; memory: MemoryServices; llm: LlmRegistry }): JobHandler<FixParams> {
-  return defineHandler({
+  return defineRepoHandler({
     kind: FIX_KIND,
     pool: "fix",
     restartable: false,
     maxAttempts: 1,
     repoLevel: "write",
     params: fixParams,
-    async run({ job, params, repo: givenRepo, db, clock, signal }) {
-      const identity = requireIdentity();
-      const repo = requireRepo(givenRepo);
+    async run({ params, auth, db, signal }) {
+      const { identity, repo } = auth;
       const source = params.path ?? (await lastIngestedPath(db, repo.repoId));
       if (!source) throw new AppError("validation_failed", { message: "No snapshot path was given and the repository has no local ingest.", details: { field: "path" } });
       const root = await resolveLocalSource(source, deps.config.INGEST_ALLOWED_ROOTS);
-      const facts = await retrieveContext({ memory: deps.memory, db, clock }, job, identity, repo.repoId, params.problem, AI_MAX_CONTEXT_FACTS);
+      const facts = await retrieveContext(deps.memory, auth, params.problem, AI_MAX_CONTEXT_FACTS);
       const candidates = params.files ?? [
         ...new Set(
           facts

@@ -23,7 +23,6 @@ import { z } from "zod";
 import { idString } from "../../core/boundary";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
-import { requireIdentity } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import { extractArchive, type Extracted } from "../../core/ingest/archive";
 import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../../core/ingest/graph";
@@ -35,7 +34,7 @@ import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { Db } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
-import { defineHandler, requireRepo, type JobHandler } from "../handler";
+import { defineRepoHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 import { EMBEDDING_KIND } from "./embedding";
 import { cloneSnapshot } from "./git-snapshot";
@@ -93,16 +92,15 @@ async function openSnapshot(deps: IngestDeps, params: IngestParams, ctx: { db: D
 }
 
 export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
-  return defineHandler({
+  return defineRepoHandler({
     kind: INGEST_KIND,
     pool: "ingest",
     restartable: true,
     maxAttempts: 3,
     repoLevel: "write",
     params: ingestParams,
-    async run({ job, params, repo: givenRepo, signal, clock, db, progress }) {
-      const identity = requireIdentity();
-      const repo = requireRepo(givenRepo);
+    async run({ params, auth, signal, clock, db, progress }) {
+      const { identity, repo } = auth;
       const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
       try {
         const walk = await walkSnapshot(snapshot.dir, undefined, signal);
@@ -144,7 +142,7 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
             for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), origin, at);
             const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
             await writeParseCache(tx, repo.repoId, inc, clock.now());
-            await submitChildJob(deps.queue(), tx, job, identity, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
+            await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
             // Consumed only by a successful, rechecked ingest: a retry can still read it.
             if (params.upload_id !== undefined) await deleteUpload(tx, params.upload_id);
             return { result: { ...result, pruned } };

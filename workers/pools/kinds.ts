@@ -1,6 +1,6 @@
 /**
  * The user job kinds over repository memory (WRK-2..5), built once by the
- * composition root (api/runtime.ts) and registered on the one JobRegistry.
+ * composition root (main/runtime.ts) and registered on the one JobRegistry.
  * `queue` is a getter: handlers that start follow-up jobs need the queue,
  * which is built from the registry they are registered on.
  */

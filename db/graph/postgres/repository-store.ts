@@ -9,7 +9,7 @@ import { limitError } from "../../../core/errors";
 import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
 import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
-import { inTransaction } from "../../transaction";
+import { inTransaction } from "../../../core/transaction";
 import type { Db, Tx } from "../../schema";
 
 const NODE_COLS = ["id", "label", "name", "type", "origin_session_id"] as const;

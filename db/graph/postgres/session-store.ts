@@ -16,7 +16,7 @@ import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
-import { inTransaction } from "../../transaction";
+import { inTransaction } from "../../../core/transaction";
 import type { Db, Tx } from "../../schema";
 
 const CHUNK = 500;

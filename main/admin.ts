@@ -3,12 +3,12 @@
  * plain object; main.ts prints it as JSON (`--json`) or as `key: value` lines.
  */
 import { z } from "zod";
-import { addMember, createOrg, createRepo, createUser, grantRepo, suspendMember, suspendUser, suspendOrg } from "../../core/accounts/accounts";
-import { createApiKey, revokeApiKey } from "../../core/accounts/api-keys";
-import { AppError } from "../../core/errors";
-import type { Clock } from "../../core/clock";
-import type { Db } from "../../db/schema";
-import { listDeliveries, removeOrgWebhook, setOrgWebhook } from "../../queues/webhooks";
+import { addMember, createOrg, createRepo, createUser, grantRepo, suspendMember, suspendUser, suspendOrg } from "../core/accounts/accounts";
+import { createApiKey, revokeApiKey } from "../core/accounts/api-keys";
+import { AppError } from "../core/errors";
+import type { Clock } from "../core/clock";
+import type { Db } from "../db/schema";
+import { listDeliveries, removeOrgWebhook, setOrgWebhook } from "../queues/webhooks";
 
 type Flags = Record<string, string | boolean | undefined>;
 

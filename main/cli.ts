@@ -8,12 +8,12 @@
  *   admin <command>  bootstrap accounts (each takes --json)
  */
 import { parseArgs } from "node:util";
-import { systemClock } from "../../core/clock";
-import { ConfigError, loadConfig, type Config } from "../../core/config";
-import { AppError, coerceError } from "../../core/errors";
-import { createLogger } from "../../core/log";
-import { openStores, startPlatform } from "../runtime";
-import { flushTelemetry } from "../telemetry/flush";
+import { systemClock } from "../core/clock";
+import { ConfigError, loadConfig, type Config } from "../core/config";
+import { AppError, coerceError } from "../core/errors";
+import { createLogger } from "../core/log";
+import { openStores, startPlatform } from "./runtime";
+import { flushTelemetry } from "../api/telemetry/flush";
 import { ADMIN_COMMANDS } from "./admin";
 
 const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|admin <command> [--json]>
@@ -140,7 +140,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case "mcp": {
       // Stdio MCP (MCP-3): stdout is protocol only, so nothing above may print before this.
-      const { runStdio } = await import("../mcp/stdio");
+      const { runStdio } = await import("../api/mcp/stdio");
       return runStdio();
     }
     case "admin":

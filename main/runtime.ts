@@ -7,11 +7,12 @@ import { systemClock, type Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import { createLogger, type Logger } from "../core/log";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
-import { createApp } from "./app";
+import { createApp } from "../api/app";
 import { createRateLimits } from "../core/rate-limit";
+import { redisLimiterStore } from "../db/redis-rate-limits";
 import { buildMemoryServices } from "./memory";
 import { memoryCleaner } from "../core/memory/services";
-import type { AppContext } from "./context";
+import type { AppContext } from "../api/context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
@@ -23,7 +24,7 @@ import { startWorkers, type WorkerHost } from "../workers/host";
 import { WebhookSender } from "../workers/webhook-sender";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
-import { startMetricsServer, type MetricsServer } from "./metrics-server";
+import { startMetricsServer, type MetricsServer } from "../api/metrics-server";
 
 export interface Platform {
   ctx: AppContext;
@@ -52,7 +53,7 @@ export async function startPlatform(
   const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
   if (opts.serve) {
     // Rate limits shared by every API node through Redis when there is one (core/rate-limit.ts).
-    const limits = createRateLimits(config, { redisUrl: config.REDIS_URL, logger });
+    const limits = createRateLimits(config, config.REDIS_URL ? redisLimiterStore(config.REDIS_URL, logger) : undefined);
     ctx.limits = limits;
     ctx.closers!.push(() => limits.close());
   }
