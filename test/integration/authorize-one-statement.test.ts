@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { KyselyPlugin, RootOperationNode } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../api/memory";
+import { buildMemoryServices } from "../../main/memory";
 import { revokeApiKey } from "../../core/accounts/api-keys";
 import { revokeSession } from "../../core/registry/registry";
 import { testContext } from "../support/app";
