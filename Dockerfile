@@ -17,6 +17,8 @@ FROM ${NODE_IMAGE} AS deps
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The npm workspaces (clients/*): their manifests are part of the lockfile's install.
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --omit=dev --engine-strict --no-audit --no-fund && npm cache clean --force
 
 # ---- the build: every dependency, the sources, `npm run build`
@@ -24,8 +26,11 @@ FROM ${NODE_IMAGE} AS build
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --engine-strict --no-audit --no-fund
 COPY tsconfig.json ./
+# @codesynapse/client (the stdio forwarder's HTTP calls): bundled into dist/ like our own code.
+COPY clients ./clients
 COPY scripts ./scripts
 COPY main ./main
 COPY api ./api

@@ -9,7 +9,9 @@
  * package under node_modules stays an external import (`packages: "external"`),
  * so native and optional dependencies, and packages that load files beside
  * themselves at run time (PGlite's wasm and data bundle, secretlint's rules),
- * load from node_modules exactly as in development.
+ * load from node_modules exactly as in development. The one exception: our own
+ * workspace packages (clients/*, such as @codesynapse/client, which the stdio
+ * forwarder uses) are TypeScript sources, so they are bundled like our code.
  *
  * Entry points: dist/cli.js (main/cli.ts: every command: start, serve, worker, mcp,
  * migrate, admin), dist/healthcheck.js (the container HEALTHCHECK), and dist/tracing-env.js
@@ -29,6 +31,14 @@ const { values } = parseArgs({ options: { outdir: { type: "string" } } });
 const outdir = path.resolve(root, values.outdir ?? "dist");
 
 rmSync(outdir, { recursive: true, force: true });
+/** Our workspace packages (clients/*) are TypeScript sources: bundle them instead of leaving them external. */
+const workspaces = {
+  name: "workspaces",
+  setup(b) {
+    b.onResolve({ filter: /^@codesynapse\/client$/ }, () => ({ path: path.join(root, "clients/typescript/src/index.ts") }));
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: {
@@ -45,6 +55,7 @@ const result = await build({
   platform: "node",
   target: "node20",
   packages: "external",
+  plugins: [workspaces],
   sourcemap: true,
   // Chunk names carry a content hash; the entry names stay fixed for bin/ and the Dockerfile.
   chunkNames: "chunks/[name]-[hash]",

@@ -13,13 +13,15 @@
  *      object (later environment changes have no effect: nothing reads
  *      process.env again);
  *   2. refuse (exit 2) when one is missing or malformed, or the parent differs;
- *   3. verify them against the server (`GET /api/v1/execution/identity`) and
+ *   3. verify them against the server (`GET /api/v1/execution/identity`, through
+ *      @codesynapse/client, clients/typescript) and
  *      refuse (exit 1) when the binding is unregistered, foreign, revoked or
  *      expired, the key is bad, or the server cannot be reached;
  *   4. open the upstream MCP session with the fixed headers, then serve MCP on
  *      stdin/stdout.
  * stdout carries MCP protocol only; every message of ours goes to stderr.
  */
+import { CodeSynapseClient, CodeSynapseError, PARENT_HEADER, SESSION_HEADER, type Identity } from "@codesynapse/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -83,7 +85,7 @@ export function readSettings(env: NodeJS.ProcessEnv): StdioSettings {
 }
 
 export function executionHeaders(s: StdioSettings): Record<string, string> {
-  return { authorization: `Bearer ${s.apiKey}`, "x-codesynapse-session": s.sessionId, "x-codesynapse-parent-session": s.sessionId };
+  return { authorization: `Bearer ${s.apiKey}`, [SESSION_HEADER]: s.sessionId, [PARENT_HEADER]: s.sessionId };
 }
 
 /** The `{error: {code, message}}` of a platform error body, if the text is one. */
@@ -100,20 +102,17 @@ function platformError(text: string): { code: string; message: string } | undefi
   }
 }
 
-/** Step 3: the server checks key, headers and binding exactly as for every execution request. */
-export async function verifyIdentity(s: StdioSettings): Promise<{ tenant_id: string; subject_id: string; session_id: string; expires_at: string }> {
-  let res: Response;
+/** Step 3: the server checks key, headers and binding exactly as for every execution request (through @codesynapse/client). */
+export async function verifyIdentity(s: StdioSettings): Promise<Identity> {
   try {
-    res = await fetch(`${s.url}/api/v1/execution/identity`, { headers: executionHeaders(s), signal: AbortSignal.timeout(15_000) });
-  } catch {
-    throw new StartupRefused(`cannot reach the CodeSynapse server at ${s.url} (CODESYNAPSE_URL).`, 1);
+    return await new CodeSynapseClient({ baseUrl: s.url, apiKey: s.apiKey, sessionId: s.sessionId }).identity({ signal: AbortSignal.timeout(15_000) });
+  } catch (err) {
+    if (!(err instanceof CodeSynapseError) || err.code === "unreachable" || err.code === "aborted") {
+      throw new StartupRefused(`cannot reach the CodeSynapse server at ${s.url} (CODESYNAPSE_URL).`, 1);
+    }
+    // The client's message is the server's fixed text and the stable code: never the key or the ID.
+    throw new StartupRefused(`the server refused this execution identity: ${err.message}`, 1);
   }
-  const text = await res.text();
-  if (!res.ok) {
-    const e = platformError(text);
-    throw new StartupRefused(`the server refused this execution identity: ${e ? `${e.message} (${e.code})` : `HTTP ${res.status}`}`, 1);
-  }
-  return JSON.parse(text) as { tenant_id: string; subject_id: string; session_id: string; expires_at: string };
 }
 
 /** The upstream MCP session; reopened once when the server has forgotten it (restart, idle timeout). */

@@ -23,7 +23,7 @@ import { openDatabase } from "../../db/database";
 import { fixtureTar } from "../support/archives";
 import { FIXTURE_FILES } from "../support/fixture-repo";
 import { seedAccount } from "../support/fixtures";
-import { call, registerThread } from "../support/http";
+import { call, ingestArchive, registerThread } from "../support/http";
 import { cleanEnv, runScript, startScript, type RunResult, type Started } from "../support/process";
 import { startPrivateRedis, type PrivateRedis } from "../support/private-redis";
 import { describeWithService, probeService } from "../support/services";
@@ -41,23 +41,6 @@ const run = (file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 2
 /** Starts a built server command; ready on its "listening" line (`serve`, `start`) or "worker pools started" (`worker`). */
 const startBuilt = (args: string[], env: NodeJS.ProcessEnv): Promise<Started> =>
   startScript(CLI, args, env, { timeoutMs: 240_000, ready: ['"msg":"listening"', ...(args[0] === "worker" ? ['"msg":"worker pools started"'] : [])] });
-
-async function settled(url: string, headers: Record<string, string>, jobId: string): Promise<any> {
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const j = await call(url, "GET", `/api/v1/jobs/${jobId}`, { headers });
-    if (!["queued", "running"].includes(j.body?.status)) return j.body;
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
-
-/** Uploads the fixture repository and ingests it; returns the finished job. */
-async function ingestFixture(url: string, headers: Record<string, string>, repo: string): Promise<any> {
-  const up = await call(url, "POST", `/api/v1/repos/${repo}/uploads`, { headers, rawBody: await fixtureTar(FIXTURE_FILES) });
-  expect(up.status, up.text).toBe(201);
-  const ingest = await call(url, "POST", `/api/v1/repos/${repo}/ingest`, { headers, body: { upload_id: up.body.upload_id } });
-  expect(ingest.status, ingest.text).toBe(202);
-  return settled(url, headers, ingest.body.job_id);
-}
 
 const listFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
@@ -113,20 +96,19 @@ describe("the built CLI on the embedded default", () => {
       expect(down.code).toBe(1);
       expect(down.stderr).toContain("port 1");
 
-      const { session, headers } = await registerThread(server.url, api_key, "built-thread-1");
-      expect(await ingestFixture(server.url, headers, "built")).toMatchObject({ status: "succeeded", result: { source: "upload", files: Object.keys(FIXTURE_FILES).length } });
+      const { session, client: thread } = await registerThread(server.url, api_key, "built-thread-1");
+      expect(await ingestArchive(thread, "built", await fixtureTar(FIXTURE_FILES))).toMatchObject({ status: "succeeded", result: { source: "upload", files: Object.keys(FIXTURE_FILES).length } });
 
       // A Linear API key: the regex table does not know the format, secretlint's preset does.
       const linear = ["lin_api_", "Zq8x".repeat(10)].join("");
-      const w = await call(server.url, "POST", `/api/v1/repos/${repo_id}/session-memory`, {
-        headers,
-        body: { triples: [{ subject: "Deployer", predicate: "uses", object: "LinearClient" }], source: `ci env: LINEAR=${linear}` },
+      await thread.call("session_memory.upsert", {
+        repo: repo_id,
+        triples: [{ subject: "Deployer", predicate: "uses", object: "LinearClient" }],
+        source: `ci env: LINEAR=${linear}`,
       });
-      expect(w.status, w.text).toBe(200);
-      const read = await call(server.url, "GET", `/api/v1/repos/${repo_id}/session-memory?limit=100`, { headers });
-      expect(read.status).toBe(200);
-      expect(read.text).toContain("LinearClient");
-      expect(read.text).not.toContain(linear);
+      const read = JSON.stringify(await thread.call("session_memory.read", { repo: repo_id, limit: 100 }));
+      expect(read).toContain("LinearClient");
+      expect(read).not.toContain(linear);
       expect(server.output()).not.toContain(linear);
 
       const client = new Client({ name: "built-cli-test", version: "1.0.0" });
@@ -190,8 +172,8 @@ describeWithService(pgStatus, "the built CLI on PostgreSQL and Redis: serve and 
     const worker = await startBuilt(["worker", "--pools", "ingest,embedding"], env);
     try {
       expect(await call(api.url, "GET", "/readyz")).toMatchObject({ status: 200, body: { checks: { database: "ok", redis: "ok" } } });
-      const { headers } = await registerThread(api.url, account.apiKey);
-      expect(await ingestFixture(api.url, headers, account.repoName)).toMatchObject({ status: "succeeded", result: { source: "upload" } });
+      const { client: thread } = await registerThread(api.url, account.apiKey);
+      expect(await ingestArchive(thread, account.repoName, await fixtureTar(FIXTURE_FILES))).toMatchObject({ status: "succeeded", result: { source: "upload" } });
       expect(worker.output()).toContain('"pools":["ingest","embedding"]');
     } finally {
       expect(await worker.stop()).toBe(0);

@@ -9,9 +9,10 @@
  * Printed: the seconds to recover after each server returns.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { CodeSynapseError, type CodeSynapseClient } from "@codesynapse/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWithService, probeService } from "../support/services";
-import { call, registerThread } from "../support/http";
+import { registerThread } from "../support/http";
 import { waitFor } from "../support/jobs";
 import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from "../support/private-postgres";
 import { redisServerBinary, startPrivateRedis, type PrivateRedis } from "../support/private-redis";
@@ -45,7 +46,7 @@ describeWithService(status, "faults with real processes: PostgreSQL and Redis re
   let env: NodeJS.ProcessEnv;
   let api: Started;
   const workers: Proc[] = [];
-  let headers: Record<string, string>;
+  let thread: CodeSynapseClient;
   let repo: string;
 
   const admin = async (...args: string[]) => {
@@ -53,26 +54,27 @@ describeWithService(status, "faults with real processes: PostgreSQL and Redis re
     if (r.code !== 0) throw new Error(r.stderr);
     return JSON.parse(r.stdout.trim());
   };
-  const submit = async (): Promise<string> => {
-    const r = await call(api.url, "POST", `/api/v1/repos/${repo}/ai-tasks`, { headers, body: { task: "question", question: "where is verifyToken?" } });
-    if (r.status !== 202) throw new Error(`submit answered ${r.status}: ${r.text}`);
-    return r.body.job_id as string;
-  };
+  const submit = async (): Promise<string> => (await thread.submit("ai-tasks", repo, { task: "question", question: "where is verifyToken?" })).job_id;
   /** Submits, retrying while the API answers 503 (the database is on its way back). */
   const submitRetrying = async (): Promise<string> =>
     waitFor(async () => {
       try {
         return await submit();
       } catch (err) {
-        if (!/answered 503/.test((err as Error).message)) throw err;
+        if (!(err instanceof CodeSynapseError && err.status === 503)) throw err;
         return undefined;
       }
     }, 30_000, 100);
   const statuses = async (ids: string[]) => {
     const out: Record<string, number> = {};
     for (const id of ids) {
-      const r = await call(api.url, "GET", `/api/v1/jobs/${id}`, { headers });
-      const s = r.status === 200 ? (r.body.status as string) : `http_${r.status}`;
+      const s = await thread.job(id).then(
+        (j) => j.status as string,
+        (err: unknown) => {
+          if (err instanceof CodeSynapseError && err.status !== undefined) return `http_${err.status}`;
+          throw err;
+        },
+      );
       out[s] = (out[s] ?? 0) + 1;
     }
     return out;
@@ -98,7 +100,7 @@ describeWithService(status, "faults with real processes: PostgreSQL and Redis re
     await admin("grant", "--repo", repo, "--user", user_id, "--level", "write");
     api = await startServer(["serve"], env);
     workers.push(await startWorker(env), await startWorker(env));
-    headers = (await registerThread(api.url, api_key)).headers;
+    thread = (await registerThread(api.url, api_key)).client;
   }, 240_000);
   afterAll(async () => {
     signalWorkers("SIGCONT");

@@ -16,7 +16,7 @@ import { enqueueJob } from "../../queues/sql/enqueueJob";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { bearer, call, executionHeaders, listen, registerThread, type TestServer } from "../support/http";
+import { bearer, call, executionHeaders, listen, registerThread, threadClient, type TestServer } from "../support/http";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -193,7 +193,7 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     const thread = await register(a);
     const { client } = await connect(execHeaders(a, thread));
     expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
-    expect((await call(srv.url, "DELETE", `/api/v1/execution/sessions/${thread}`, { headers: bearer(a.apiKey) })).status).toBe(204);
+    await threadClient(srv.url, a.apiKey, thread).revoke();
     await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/410|session_revoked/);
 
     const b = await seedAccount(t().db);
@@ -226,8 +226,8 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     const w = await tool(c1, "upsert_session_facts", { repo: a.repoName, triples: [triple], source: "design notes" });
     expect(w.facts[0]).toMatchObject({ predicate: "depends_on" });
     // The same thread sees it over REST and over MCP; the other thread of the same user sees nothing.
-    const rest = await call(srv.url, "GET", `/api/v1/repos/${a.repoId}/session-memory`, { headers: execHeaders(a, one) });
-    expect(rest.body.facts.map((f: any) => f.fact_id)).toEqual([w.facts[0].fact_id]);
+    const rest = await threadClient(srv.url, a.apiKey, one).call("session_memory.read", { repo: a.repoId });
+    expect(rest.facts.map((f) => f.fact_id)).toEqual([w.facts[0].fact_id]);
     expect((await tool(c2, "read_session_memory", { repo: a.repoId })).facts).toEqual([]);
     const recalled = await tool(c1, "recall_context", { repo: a.repoId, query: "what does AuthService depend on" });
     expect(recalled.results[0]).toMatchObject({ fact_id: w.facts[0].fact_id, subject: { name: "AuthService" }, object: { name: "TokenStore" } });

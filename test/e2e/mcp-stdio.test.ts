@@ -16,7 +16,7 @@ import { readSettings } from "../../api/mcp/stdio";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { call, executionHeaders, listen, registerThread, type TestServer } from "../support/http";
+import { listen, registerThread, threadClient, type TestServer } from "../support/http";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = "bin/codesynapse.js";
@@ -150,10 +150,8 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     expect(recalled.flatMap((r) => [r.subject.name, r.object.name])).not.toContain("AuthService");
     expect(recalled.flatMap((r) => [r.subject.name, r.object.name])).not.toContain("TokenStore");
     // Over REST, each thread's headers see exactly what its process stored.
-    const rest = await call(srv.url, "GET", `/api/v1/repos/${a.repoId}/session-memory`, {
-      headers: executionHeaders(a.apiKey, one),
-    });
-    expect(rest.body.facts.map((f: any) => f.subject.name)).toEqual(["AuthService"]);
+    const rest = await threadClient(srv.url, a.apiKey, one).call("session_memory.read", { repo: a.repoId });
+    expect(rest.facts.map((f) => f.subject.name)).toEqual(["AuthService"]);
 
     // A durable write through thread two's process records thread two as origin.
     await p2.client.callTool({ name: "upsert_graph_triples", arguments: { repo: a.repoId, triples: [{ subject: "LedgerStore", predicate: "uses", object: "Postgres" }] } });

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cleanEnv, runCli, startServer } from "../support/process";
 import { fixtureTar } from "../support/archives";
 import { FIXTURE_FILES } from "../support/fixture-repo";
-import { call, registerThread } from "../support/http";
+import { call, ingestArchive, registerThread } from "../support/http";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-e2e-"));
 const env = cleanEnv({ CODESYNAPSE_DATA_DIR: dataDir });
@@ -61,22 +61,13 @@ describe("npm start and the admin CLI on the embedded default", () => {
       expect(login.status).toBe(200);
 
       // The pools `npm start` runs: a chat thread registers, uploads a snapshot, ingests it and asks about it.
-      const { headers: h } = await registerThread(second.url, api_key, "e2e-thread-1");
-      const up = await call(second.url, "POST", "/api/v1/repos/webapp/uploads", { headers: h, rawBody: await fixtureTar(FIXTURE_FILES) });
-      expect(up.status, up.text).toBe(201);
-      const settled = async (jobId: string) => {
-        for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-          const j = await call(second.url, "GET", `/api/v1/jobs/${jobId}`, { headers: h });
-          if (!["queued", "running"].includes(j.body?.status)) return j.body;
-        }
-        throw new Error("job did not finish");
-      };
-      const ingest = await call(second.url, "POST", "/api/v1/repos/webapp/ingest", { headers: h, body: { upload_id: up.body.upload_id } });
-      expect(ingest.status, ingest.text).toBe(202);
-      expect(await settled(ingest.body.job_id)).toMatchObject({ status: "succeeded", result: { source: "upload", files: Object.keys(FIXTURE_FILES).length } });
-      const ask = await call(second.url, "POST", "/api/v1/repos/webapp/ai-tasks", { headers: h, body: { task: "question", question: "Where is verifyToken defined?" } });
-      expect(ask.status, ask.text).toBe(202);
-      const answer = await settled(ask.body.job_id);
+      const { client: thread } = await registerThread(second.url, api_key, "e2e-thread-1");
+      expect(await ingestArchive(thread, "webapp", await fixtureTar(FIXTURE_FILES), 60_000)).toMatchObject({
+        status: "succeeded",
+        result: { source: "upload", files: Object.keys(FIXTURE_FILES).length },
+      });
+      const ask = await thread.submit("ai-tasks", "webapp", { task: "question", question: "Where is verifyToken defined?" });
+      const answer = await thread.waitForJob(ask.job_id, { timeoutMs: 60_000 });
       expect(answer.status).toBe("succeeded");
       expect(JSON.stringify(answer.result)).toContain("verifyToken");
     } finally {

@@ -1,5 +1,6 @@
 /** Starts the real express app on an ephemeral port for black-box tests. */
 import type { Server } from "node:http";
+import { CodeSynapseClient, type JobView } from "@codesynapse/client";
 import type { Express } from "express";
 import { uniq } from "./fixtures";
 
@@ -63,9 +64,29 @@ export function executionHeaders(apiKey: string, session: string, parent = sessi
   return { ...bearer(apiKey), "x-codesynapse-session": session, "x-codesynapse-parent-session": parent };
 }
 
-/** Registers a chat thread for the key's caller (POST /api/v1/execution/sessions, 201 or it throws). */
-export async function registerThread(base: string, apiKey: string, session = uniq("thread")): Promise<{ session: string; headers: Record<string, string>; expiresAt: string }> {
-  const r = await call(base, "POST", "/api/v1/execution/sessions", { headers: bearer(apiKey), body: { session_id: session } });
-  if (r.status !== 201) throw new Error(`registering a thread answered ${r.status}: ${r.text}`);
-  return { session, headers: executionHeaders(apiKey, session), expiresAt: r.body.expires_at };
+/** A chat thread's client (@codesynapse/client): the key and the session set once. */
+export function threadClient(base: string, apiKey: string, session = uniq("thread")): CodeSynapseClient {
+  return new CodeSynapseClient({ baseUrl: base, apiKey, sessionId: session });
+}
+
+export interface Thread {
+  session: string;
+  /** The same key and session as raw headers, for tests that send requests by hand. */
+  headers: Record<string, string>;
+  expiresAt: string;
+  client: CodeSynapseClient;
+}
+
+/** Registers a chat thread for the key's caller through the client (POST /api/v1/execution/sessions; a refusal throws). */
+export async function registerThread(base: string, apiKey: string, session = uniq("thread")): Promise<Thread> {
+  const client = threadClient(base, apiKey, session);
+  const identity = await client.register();
+  return { session, headers: executionHeaders(apiKey, session), expiresAt: identity.expires_at, client };
+}
+
+/** Uploads a snapshot archive, ingests it and waits for the job to end: the runtime flow, through the client. */
+export async function ingestArchive(client: CodeSynapseClient, repo: string, archive: Uint8Array, timeoutMs = 180_000): Promise<JobView> {
+  const { upload_id } = await client.upload(repo, archive);
+  const { job_id } = await client.submit("ingest", repo, { upload_id });
+  return client.waitForJob(job_id, { timeoutMs });
 }
