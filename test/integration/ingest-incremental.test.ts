@@ -18,7 +18,7 @@ import { repoNodeId } from "../../core/memory/ids";
 import type { MemoryServices } from "../../core/memory/services";
 import type { JobRow } from "../../queues/jobs";
 import { submitJob, type JobQueue } from "../../queues/submit";
-import { INGEST_KIND } from "../../workers/pools/ingest";
+import { INGEST_KIND } from "../../core/jobs/ingest";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";

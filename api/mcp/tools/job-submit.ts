@@ -9,8 +9,8 @@ import { z } from "zod";
 import { idString, textString } from "../../../core/boundary";
 import { AI_MAX_QUESTION_CHARS } from "../../../core/limits";
 import { submitRepoJob } from "../../routes/job-submit";
-import { AI_KIND } from "../../../workers/pools/ai";
-import { INGEST_KIND } from "../../../workers/pools/ingest";
+import { AI_KIND } from "../../../core/jobs/ai";
+import { INGEST_KIND } from "../../../core/jobs/ingest";
 import { parseIdempotencyKey } from "../../../queues/idempotency";
 import type { DefineTool } from "../server";
 
