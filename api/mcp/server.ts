@@ -24,9 +24,8 @@
  * (`unknown_tool`). The SDK's own tools/call handler answers the last two in
  * plain text (`MCP error -32602: …`, quoting the request), so ours replaces
  * it; the SDK still lists the tools (tools/list) from what registerTool got.
- * Catalog operations (ops/catalog.ts) become tools through tools/operations.ts, running the
- * very `runOperation` their REST routes run; the job tools still call the same core/ and
- * queues/ functions as their routes.
+ * Every tool is a catalog operation (ops/catalog.ts), made a tool by tools/operations.ts and
+ * running the very `runOperation` its REST routes run.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -40,8 +39,6 @@ import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
 import type { RepoLevel } from "../../db/schema";
 import type { AppContext } from "../context";
-import { registerJobSubmitTools } from "./tools/job-submit";
-import { registerJobTools } from "./tools/jobs";
 import { registerOperationTools } from "./tools/operations";
 
 export const MCP_SERVER_NAME = "codesynapse";
@@ -145,8 +142,6 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
   };
 
   registerOperationTools(define);
-  registerJobTools(define);
-  registerJobSubmitTools(define);
 
   // Replaces the SDK's tools/call handler (set when McpServer was constructed with the tools capability),
   // so that no tool failure takes the SDK's plain-text path. No tool here is a task tool.

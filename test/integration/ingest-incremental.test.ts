@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildMemoryServices } from "../../api/memory";
-import { jobView } from "../../api/routes/jobs";
+import { jobView } from "../../ops/job-view";
 import { systemClock } from "../../core/clock";
 import type { Config } from "../../core/config";
 import { silentLogger } from "../../core/log";
