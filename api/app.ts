@@ -1,7 +1,7 @@
 /**
  * The express app factory. No listen here: the runtime or a test listens.
  * Bodies are JSON, at most BODY_LIMIT, validated with zod in each route
- * (one exception: a snapshot upload's raw archive, routes/uploads.ts), after
+ * (one exception: a snapshot upload's raw archive, api/raw-body.ts), after
  * the boundary scan (core/boundary.ts); path segments pass it before routing.
  */
 import express, { type Express, type Request } from "express";
@@ -21,12 +21,8 @@ import { openApiRoutes } from "./openapi";
 import { referenceRoutes } from "./routes/reference";
 import { removedRoutes } from "./routes/removed";
 import { mcpRoutes } from "./mcp/http";
-import { jobRoutes } from "./routes/jobs";
-import { jobEventRoutes } from "./routes/job-events";
-import { jobSubmitRoutes } from "./routes/job-submit";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
-import { uploadRoutes } from "./routes/uploads";
 import { JobMetrics } from "../queues/metrics";
 import { httpMetrics } from "./http-metrics";
 import { requestLog } from "./request-log";
@@ -65,10 +61,6 @@ export function createApp(ctx: AppContext): Express {
   // The interactive reference over that document, its bundle served from node_modules (api/routes/reference.ts).
   app.use(referenceRoutes());
   app.use(mcpRoutes(ctx));
-  app.use(jobRoutes(ctx));
-  app.use(jobEventRoutes(ctx));
-  app.use(jobSubmitRoutes(ctx));
-  app.use(uploadRoutes(ctx));
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));

@@ -1,7 +1,7 @@
 /**
  * Refusals of a request body that say what to do: every 413 names the limit it hit (in KiB/MiB,
  * and the variable that sets it where one does), every 415 names the content types the route
- * accepts. One place for the wording; api/http.ts (JSON routes) and api/routes/uploads.ts (the raw
+ * accepts. One place for the wording; api/http.ts (JSON routes) and api/raw-body.ts (the raw
  * archive route) use it. No refusal quotes what the client sent.
  */
 import { AppError } from "../core/errors";

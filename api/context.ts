@@ -11,7 +11,7 @@ import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
 import type { JobMetrics } from "../queues/metrics";
 import type { JobQueue } from "../queues/submit";
-import type { JobEvents } from "./routes/job-events";
+import type { JobEvents } from "../ops/job-events";
 
 export interface AppContext {
   db: Db;
@@ -28,7 +28,7 @@ export interface AppContext {
   cleaners?: SessionCleaners;
   /** Rate limits (core/rate-limit.ts); createApp builds in-process ones when absent. */
   limits?: RateLimits;
-  /** Job event streams and waits: one shared status watcher (api/routes/job-events.ts); made on first use. */
+  /** Job event streams and waits: one shared status watcher (ops/job-events.ts); made on first use. */
   jobEvents?: JobEvents;
   /** Long-lived streams closed when the process shuts down, before the server (MCP transports and their SSE streams register here). */
   closers?: Array<() => Promise<void>>;

@@ -123,7 +123,7 @@ export function pathGuard(): RequestHandler {
   };
 }
 
-/** Routes whose body is not JSON: a snapshot upload's raw archive (api/routes/uploads.ts). */
+/** Routes whose body is not JSON: a snapshot upload's raw archive (ops/uploads.ts, api/raw-body.ts). */
 const RAW_BODY_ROUTES = [/^\/api\/v1\/repos\/[^/]+\/uploads\/?$/];
 
 /** Whether the request goes to a raw-body route (the app's JSON parser leaves those alone). */

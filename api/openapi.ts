@@ -14,6 +14,7 @@ import type { HttpBinding, Operation } from "../ops/operation";
 import { clientFields, pathParams } from "./operations";
 import { PARENT_HEADER, SESSION_HEADER } from "./execution";
 import { MCP_SERVER_VERSION } from "./mcp/server";
+import { RAW_BODIES } from "./raw-body";
 
 type Json = Record<string, unknown>;
 
@@ -48,44 +49,89 @@ const ERROR_BODY = {
   },
 };
 
+/** `idempotency-key` → `Idempotency-Key`. */
+const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
+
 const SESSION_PARAMS = [SESSION_HEADER, PARENT_HEADER].map((name) => ({
-  name: name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()),
+  name: headerName(name),
   in: "header",
   required: true,
   description: "The registered primary session of the chat thread; both headers carry the same value (HTTP-1).",
   schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
 }));
 
+function described(schema: z.ZodType): Json {
+  return schema.description ? { description: schema.description } : {};
+}
+
+const ERROR_RESPONSE = { description: "A refusal or failure with a stable code.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+
+/** The success responses of a binding: its status (and `otherStatus`), JSON, an event stream, or no body. */
+function responsesOf(op: Operation, b: HttpBinding): Json {
+  if (b.stream) {
+    return {
+      "200": { description: `${op.title}: text/event-stream.`, content: { "text/event-stream": { schema: { type: "string" } } } },
+      "204": { description: "Nothing more will come (a reconnect to a job that has ended)." },
+    };
+  }
+  const statuses = [b.status ?? (op.output === null ? 204 : 200), ...(b.otherStatus ?? [])];
+  const out: Json = {};
+  for (const status of statuses) {
+    if (op.output === null) {
+      out[String(status)] = { description: "Done; no body." };
+      continue;
+    }
+    const shown = b.toHeaders ? (op.output as z.ZodObject).omit(Object.fromEntries(Object.keys(b.toHeaders).map((k) => [k, true])) as never) : op.output;
+    const headers = Object.fromEntries(
+      Object.entries(b.toHeaders ?? {}).map(([field, header]) => [headerName(header), { schema: schemaOf((op.output as z.ZodObject).shape[field] as z.ZodType, "output"), description: `Set when \`${field}\` is.` }]),
+    );
+    out[String(status)] = {
+      description: op.title,
+      content: { "application/json": { schema: schemaOf(shown, "output") } },
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
+  }
+  return out;
+}
+
+function requestBodyOf(b: HttpBinding, fields: z.ZodObject): Json | undefined {
+  if (b.raw) {
+    const content = Object.fromEntries(RAW_BODIES[b.raw].types.map((t) => [t, { schema: { type: "string", contentMediaType: t } }]));
+    return { required: true, content };
+  }
+  if (b.method === "get" || Object.keys(fields.shape).length === 0) return undefined;
+  return { required: true, content: { "application/json": { schema: schemaOf(fields, "input") } } };
+}
+
 function operationObject(op: Operation, b: HttpBinding): Json {
-  const fields = clientFields(op, b.path, b.fixed);
+  const fields = clientFields(op, b);
   const parameters: Json[] = pathParams(b.path).map((name) => ({
     name,
     in: "path",
     required: true,
     schema: schemaOf(op.input[name] as z.ZodType, "input"),
-    ...((op.input[name] as z.ZodType).description ? { description: (op.input[name] as z.ZodType).description } : {}),
+    ...described(op.input[name] as z.ZodType),
   }));
   if (b.method === "get") {
     for (const [name, s] of Object.entries(fields.shape)) {
       const field = s as z.ZodType;
-      parameters.push({ name, in: "query", required: !field.safeParse(undefined).success, schema: schemaOf(field, "input"), ...(field.description ? { description: field.description } : {}) });
+      parameters.push({ name, in: "query", required: !field.safeParse(undefined).success, schema: schemaOf(field, "input"), ...described(field) });
     }
   }
+  for (const [field, header] of Object.entries(b.fromHeaders ?? {})) {
+    const s = op.input[field] as z.ZodType;
+    parameters.push({ name: headerName(header), in: "header", required: false, schema: schemaOf(s, "input"), ...described(s) });
+  }
   parameters.push(...SESSION_PARAMS);
-  const status = String(b.status ?? (op.output === null ? 204 : 200));
-  const success = op.output === null ? { description: "Done; no body." } : { description: op.title, content: { "application/json": { schema: schemaOf(op.output, "output") } } };
-  const hasBody = b.method !== "get" && Object.keys(fields.shape).length > 0;
+  const body = requestBodyOf(b, fields);
   return {
     operationId: operationId(op, b),
     summary: op.title,
     description: op.description + (op.mcp ? `\n\nMCP tool: \`${op.mcp.tool}\`.` : "") + (op.level ? `\n\nNeeds \`${op.level}\` permission on the repository.` : ""),
     tags: [op.name.split(".")[0]],
     parameters,
-    ...(hasBody ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(fields, "input") } } } } : {}),
-    responses: {
-      [status]: success,
-      default: { description: "A refusal or failure with a stable code.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-    },
+    ...(body ? { requestBody: body } : {}),
+    responses: { ...responsesOf(op, b), default: ERROR_RESPONSE },
   };
 }
 

@@ -2,32 +2,43 @@
  * The REST mounter: every HTTP binding of every catalog operation
  * (ops/catalog.ts) becomes one route behind the execution boundary
  * (requireExecution). The route's input is its path parameters, its query
- * (GET) or JSON body (otherwise) and the binding's fixed fields, validated by
- * the operation's own schema (strict: a field the route does not take is
- * refused); the repository permission the operation declares is checked
- * before `run`. The MCP mounter (api/mcp/tools/operations.ts) does the same
- * from tool arguments.
+ * (GET) or JSON body (otherwise) — under the binding's wire names (`rename`)
+ * —, the request headers it names (`fromHeaders`) and the binding's fixed
+ * fields, validated by the operation's own schema (strict: a field the route
+ * does not take is refused; then the operation's cross-field rules); the
+ * repository permission the operation declares is checked before `run`. The
+ * answer is the binding's status (or the one `run` chose among
+ * `otherStatus`), its `toHeaders` fields as response headers. Two binding
+ * kinds are not JSON: `raw` (the body is bytes, api/raw-body.ts) and `stream`
+ * (Server-Sent Events, api/sse.ts). The MCP mounter
+ * (api/mcp/tools/operations.ts) does the same from tool arguments.
  */
-import { Router, type Request } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import { authorize, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
 import type { Identity } from "../core/execution/identity";
-import type { HttpBinding, Operation, OpServices } from "../ops/operation";
+import { inputSchemaOf, WithStatus, type EventStream, type HttpBinding, type Operation, type OpServices } from "../ops/operation";
 import { CATALOG } from "../ops/catalog";
 import type { AppContext } from "./context";
 import { executionOf, principalOf, requireExecution, type RepoAsk, type ResolvedRepo } from "./execution";
 import { parseWith, route } from "./http";
+import { checkRaw, RAW_BODIES, rawReader } from "./raw-body";
+import { sendEvents } from "./sse";
 
 /** The names of a path's `:params`. */
 export function pathParams(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
 }
 
-/** The fields a route reads from its query or body: the input minus path parameters and fixed fields. */
-export function clientFields(op: Operation, path: string, fixed: Record<string, unknown> = {}): z.ZodObject {
-  const omit = new Set([...pathParams(path), ...Object.keys(fixed)]);
-  return z.strictObject(Object.fromEntries(Object.entries(op.input).filter(([k]) => !omit.has(k))));
+/**
+ * The fields a route reads from its query or body, under their wire names: the input minus path
+ * parameters, fixed fields and header fields (none for a raw body).
+ */
+export function clientFields(op: Operation, b: HttpBinding): z.ZodObject {
+  if (b.raw) return z.strictObject({});
+  const omit = new Set([...pathParams(b.path), ...Object.keys(b.fixed ?? {}), ...Object.keys(b.fromHeaders ?? {})]);
+  return z.strictObject(Object.fromEntries(Object.entries(op.input).filter(([k]) => !omit.has(k)).map(([k, s]) => [b.rename?.[k] ?? k, s])));
 }
 
 function base(schema: z.ZodType): z.ZodType {
@@ -48,13 +59,50 @@ function fromQuery(fields: z.ZodObject, query: Request["query"]): Record<string,
   return out;
 }
 
+/** The route's input: the query or body fields under their input names, path parameters, headers, fixed fields. */
+function inputOf(b: HttpBinding, sent: Record<string, unknown>, req: Request): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...sent };
+  for (const [field, wire] of Object.entries(b.rename ?? {})) {
+    if (!(wire in sent)) continue;
+    input[field] = sent[wire];
+    delete input[wire];
+  }
+  for (const p of pathParams(b.path)) input[p] = req.params[p];
+  for (const [field, header] of Object.entries(b.fromHeaders ?? {})) if (req.headers[header] !== undefined) input[field] = req.headers[header];
+  return { ...input, ...b.fixed };
+}
+
+/** The HTTP answer of a JSON operation: its status, its `toHeaders` fields as headers, the rest as the body. */
+function reply(res: Response, op: Operation, b: HttpBinding, out: unknown): void {
+  let status = b.status ?? (op.output === null ? 204 : 200);
+  let body = out;
+  if (out instanceof WithStatus) [status, body] = [out.status, out.body];
+  if (res.writableEnded) return; // the client went away while the operation waited
+  if (op.output === null) {
+    res.status(status).end();
+    return;
+  }
+  if (b.toHeaders && body && typeof body === "object") {
+    const rest: Record<string, unknown> = { ...body };
+    for (const [field, header] of Object.entries(b.toHeaders)) {
+      if (rest[field] !== undefined) res.setHeader(header, String(rest[field]));
+      delete rest[field];
+    }
+    body = rest;
+  }
+  res.status(status).json(body);
+}
+
 /** Who the boundary resolved for one call: its identity and binding deadline, its principal, its AbortSignal, the repository it named. */
 export interface ResolvedCaller {
   identity: Identity;
   expiresAt: Date;
   principal: Principal;
   signal: AbortSignal;
+  /** The repository the boundary resolved with the identity (RepoAsk), for exactly what it asked. */
   repo?: ResolvedRepo | undefined;
+  /** A raw-body route's reader (HttpBinding.raw). */
+  body?: (() => Promise<Buffer | undefined>) | undefined;
 }
 
 /**
@@ -70,8 +118,9 @@ export function repoAskOf(op: Operation, raw: unknown): RepoAsk | undefined {
 /**
  * Runs an operation for a resolved caller. The repository permission it declares was resolved
  * with the identity by the caller's own statement when the boundary was asked for exactly this
- * repository and level (every REST route, an MCP call whose request named it); otherwise one
- * authorize() reads identity and repository together again. Both mounters call it.
+ * repository and level (every REST route, an MCP request with one tool call); otherwise one
+ * authorize() reads identity and repository together again. A refusal the boundary kept is
+ * raised here, after the input was validated. Both mounters call it.
  */
 export async function runOperation(op: Operation, input: Record<string, unknown>, who: ResolvedCaller, services: OpServices): Promise<unknown> {
   let repo: RepoAccess | undefined;
@@ -82,37 +131,57 @@ export async function runOperation(op: Operation, input: Record<string, unknown>
     repo = held ?? (await authorize(services.db, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
   }
   const auth = { identity: who.identity, expiresAt: who.expiresAt, ...(repo ? { repo } : {}) };
-  return op.run({ auth, repo, principal: who.principal, services, signal: who.signal }, input as never);
+  return op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body }, input as never);
 }
 
-/** Where a route's `repo` comes from: its path, the binding's fixed fields, else its query or body. */
+/** Where a route's `repo` comes from: its path, the binding's fixed fields, else its query or JSON body. */
 function routeRepoOf(op: Operation, b: HttpBinding): ((req: Request) => RepoAsk | undefined) | undefined {
   if (!op.level) return undefined;
   return (req) => {
-    const raw: unknown = req.params.repo ?? b.fixed?.repo ?? (b.method === "get" ? req.query.repo : (req.body as Record<string, unknown> | undefined)?.repo);
-    return repoAskOf(op, raw);
+    const sent = b.raw ? undefined : b.method === "get" ? req.query : (req.body as Record<string, unknown> | undefined);
+    return repoAskOf(op, req.params.repo ?? b.fixed?.repo ?? sent?.[b.rename?.repo ?? "repo"]);
   };
 }
 
 export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] = CATALOG): Router {
   const r = Router();
   for (const op of catalog) {
-    const schema = z.strictObject(op.input);
+    const schema = inputSchemaOf(op);
     for (const b of op.http ?? []) {
-      const fields = clientFields(op, b.path, b.fixed);
+      const fields = clientFields(op, b);
+      const raw = b.raw ? RAW_BODIES[b.raw] : undefined;
+      // A raw body is refused for its type (or the route being off) before the repository check and before it is read.
+      const gate: RequestHandler[] = raw
+        ? [
+            (req, _res, next) => {
+              checkRaw(raw, ctx.config, req);
+              next();
+            },
+          ]
+        : [];
       r[b.method](
         b.path,
         requireExecution(ctx, routeRepoOf(op, b)),
+        ...gate,
         route(async (req, res) => {
-          const sent = b.method === "get" ? fromQuery(fields, req.query) : (req.body ?? {});
+          const sent = raw ? {} : b.method === "get" ? fromQuery(fields, req.query) : (req.body ?? {});
           parseWith(fields, sent, b.method === "get" ? "(query)" : "(body)");
-          const params = Object.fromEntries(pathParams(b.path).map((p) => [p, req.params[p]]));
-          const input = parseWith(schema, { ...(sent as object), ...params, ...b.fixed });
+          const input = parseWith(schema, inputOf(b, sent as Record<string, unknown>, req)) as Record<string, unknown>;
           const ex = executionOf(req);
-          const who = { identity: ex.identity, expiresAt: ex.expiresAt, principal: principalOf(ex.actor), signal: ex.context.signal, repo: ex.repo };
+          // A stream ends when its response does (api/sse.ts), not only when the client goes away.
+          const ended = b.stream ? new AbortController() : undefined;
+          const who: ResolvedCaller = {
+            identity: ex.identity,
+            expiresAt: ex.expiresAt,
+            principal: principalOf(ex.actor),
+            repo: ex.repo,
+            signal: ended ? AbortSignal.any([ex.context.signal, ended.signal]) : ex.context.signal,
+            body: raw ? rawReader(raw, ctx.config, req, res) : undefined,
+          };
           const out = await runOperation(op, input, who, ctx);
-          if (op.output === null) res.status(b.status ?? 204).end();
-          else res.status(b.status ?? 200).json(out);
+          if (!ended) reply(res, op, b, out);
+          else if (out === null) res.status(204).end();
+          else await sendEvents(res, out as EventStream, ended);
         }),
       );
     }

@@ -234,23 +234,6 @@ export async function authorizeMany(db: Db | Tx, clock: Clock, reqs: readonly Au
   return Promise.all(reqs.map((req, i) => authorizeRow(db, clock, req, rows[i])));
 }
 
-/**
- * Repository permission (RUN-7: by id or by name within the organisation) for
- * a caller this request has already authorized: the same statement and rules,
- * with the account rechecked. Per-user grants only: platform admins and
- * organisation roles get no bypass. A repository the caller cannot see at all
- * is `repo_not_found`.
- */
-export async function authorizeRepo(db: Db | Tx, who: { orgId: string; userId: string }, ref: string, level: RepoLevel): Promise<RepoAccess> {
-  if (!validRepoRef(ref)) throw new AppError("repo_not_found");
-  const q: AuthQuery = { credential: { kind: "member", orgId: who.orgId, userId: who.userId }, repo: { ref, level } };
-  const [row] = await readAuthorization(db, [q]);
-  // No rule of a member's repository check depends on the time (no sign-in, no binding is read).
-  const d = decide(q, row, new Date(0));
-  if (!d.ok) throw new AppError(d.code, d.details ? { details: d.details } : {});
-  return d.repo!;
-}
-
 /** The boundary rule (core/boundary.ts) again, for callers that reach here without a schema. */
 function validRepoRef(ref: unknown): ref is string {
   return typeof ref === "string" && ref.length >= 1 && ref.length <= MAX_ID_CHARS && isSafeId(ref);

@@ -104,6 +104,13 @@ export const SHUTDOWN_DRAIN_MS = 10_000;
 /** Issue 14: idempotent submissions (`Idempotency-Key`, `idempotency_key`): key length, and how long a key holds its job. */
 export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/**
+ * An input read from a request header or a tool argument of that kind (an idempotency key, Last-Event-ID) is at most
+ * this long: past it, validation_failed; up to it, a key that is not a valid key is idempotency_key_invalid.
+ */
+export const MAX_HEADER_INPUT_CHARS = 1024;
+/** HTTP-5: the most jobs one page of GET /api/v1/jobs lists. */
+export const MAX_JOB_LIST = 100;
 /** Issue 14: the longest a job read may wait for a terminal status (`GET /jobs/{id}?wait=`, `get_job` `wait_ms`). */
 export const JOB_WAIT_MAX_MS = 30_000;
 /** Issue 14: job event streams — one shared status read per process per poll, jobs watched at once, heartbeat, stream lifetime. */

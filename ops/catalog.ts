@@ -16,6 +16,17 @@ import {
   upsertSessionFacts,
 } from "./memory";
 import type { Operation } from "./operation";
+import {
+  cancelOwnJob,
+  getJobStatus,
+  jobEvents,
+  listOwnJobs,
+  submitAiTask,
+  submitEmbeddingRefresh,
+  submitFixJob,
+  submitIngest,
+} from "./jobs";
+import { discardSnapshotUpload, listSnapshotUploads, uploadSnapshot } from "./uploads";
 
 export const CATALOG: readonly Operation<any, any>[] = [
   getIdentity,
@@ -29,4 +40,15 @@ export const CATALOG: readonly Operation<any, any>[] = [
   indexRepositoryMemory,
   searchGraphNodes,
   querySubgraph,
+  uploadSnapshot,
+  listSnapshotUploads,
+  discardSnapshotUpload,
+  submitIngest,
+  submitAiTask,
+  submitFixJob,
+  submitEmbeddingRefresh,
+  getJobStatus,
+  listOwnJobs,
+  cancelOwnJob,
+  jobEvents,
 ];

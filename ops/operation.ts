@@ -10,17 +10,32 @@
  * (with the repository resolved at `level` when the operation names one) and
  * the principal — and the services; it never resolves an identity itself.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { Authorized, Principal, RepoAccess } from "../core/authorize";
 import type { Clock } from "../core/clock";
+import type { Config } from "../core/config";
+import type { Logger } from "../core/log";
 import type { MemoryServices } from "../core/memory/services";
+import type { RateLimits } from "../core/rate-limit";
 import type { Db, RepoLevel } from "../db/schema";
+import type { JobQueue } from "../queues/submit";
+import type { JobEvents } from "./job-events";
 
 /** What an operation may use. The API's AppContext is one. */
 export interface OpServices {
   db: Db;
   clock: Clock;
+  config: Config;
+  logger: Logger;
   memory?: MemoryServices | undefined;
+  /** Durable jobs; the submit operations answer 503 without them. */
+  jobs?: JobQueue | undefined;
+  /** Rate limits (the app sets them). */
+  limits?: RateLimits | undefined;
+  /** The shared job-status watcher of waits and event streams (ops/job-events.ts), made on first use. */
+  jobEvents?: JobEvents | undefined;
+  /** Closed at shutdown, before the server. */
+  closers?: Array<() => Promise<void>> | undefined;
 }
 
 export interface OpCall {
@@ -30,6 +45,8 @@ export interface OpCall {
   principal: Principal;
   services: OpServices;
   signal: AbortSignal;
+  /** A raw-body route's bytes (HttpBinding.raw), read on demand: after the repository check, never before. */
+  body?: () => Promise<Buffer | undefined>;
 }
 
 export interface HttpBinding {
@@ -40,6 +57,48 @@ export interface HttpBinding {
   status?: number;
   /** Input fields this route fixes (one operation, two routes); the client may not send them. */
   fixed?: Record<string, unknown>;
+  /** Input fields named otherwise in this route's query or body (field → name on the wire). */
+  rename?: Record<string, string>;
+  /** Input fields read from request headers (field → header name, lower case). */
+  fromHeaders?: Record<string, string>;
+  /** Output fields sent as response headers, not in the body (field → header name); an absent field sends none. */
+  toHeaders?: Record<string, string>;
+  /** Other success statuses `run` may answer with (`withStatus`). */
+  otherStatus?: readonly number[];
+  /**
+   * Not a JSON body: the raw bytes of a kind the REST mounter knows (its content types, size
+   * limit and refusals; api/operations.ts), read by `run` through `call.body()`.
+   */
+  raw?: "archive";
+  /** A Server-Sent Events stream: `run` answers an EventStream, or null (204: nothing more will come). */
+  stream?: boolean;
+}
+
+/** One Server-Sent Event. */
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+/**
+ * A stream operation's answer. `events` ends when nothing more will come; it also ends, and lets
+ * go of what it holds, when the call's signal aborts (the client went away, the stream's lifetime
+ * ran out). A comment line every `heartbeatMs` keeps proxies from closing an idle stream; after
+ * `maxMs` the stream ends and the client reconnects (and is authorized again).
+ */
+export interface EventStream {
+  events: AsyncIterable<StreamEvent>;
+  heartbeatMs: number;
+  maxMs: number;
+}
+
+/** A result answered with another of the binding's success statuses (`otherStatus`). */
+export class WithStatus<O> {
+  constructor(
+    readonly status: number,
+    readonly body: O,
+  ) {}
 }
 
 export interface McpBinding {
@@ -61,9 +120,17 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown>
   level?: RepoLevel;
   http?: readonly HttpBinding[];
   mcp?: McpBinding;
-  run(call: OpCall, input: z.infer<z.ZodObject<S>>): Promise<O>;
+  /** Rules across fields (exactly one source), checked after the fields' own schemas. */
+  refine?: (input: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
+  run(call: OpCall, input: z.infer<z.ZodObject<S>>): Promise<O | WithStatus<O> | EventStream | null>;
 }
 
 export function defineOperation<S extends z.ZodRawShape, O>(op: Operation<S, O>): Operation<S, O> {
   return op;
+}
+
+/** The whole input schema both mounters validate with: strict (an unknown field is refused), then `refine`. */
+export function inputSchemaOf(op: Operation): z.ZodType {
+  const base = z.strictObject(op.input);
+  return op.refine ? base.superRefine(op.refine as (v: unknown, ctx: z.RefinementCtx) => void) : base;
 }

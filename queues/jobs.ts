@@ -17,41 +17,17 @@
  * primary session (JOB-5).
  */
 import type { Selectable } from "kysely";
-import type { z } from "zod";
 import { AppError } from "../core/errors";
-import type { JobsTable, JobSchedulesTable, JobStatus, RepoLevel } from "../db/schema";
+import type { JobsTable, JobSchedulesTable, JobStatus } from "../db/schema";
+
+// The kind definitions live in core/jobs/ (api/ and ops/ read them; workers/ implement them).
+export { isPool, POOLS, type JobKind, type Pool } from "../core/jobs/kind";
 
 export type { JobStatus };
 export type JobRow = Selectable<JobsTable>;
 export type ScheduleRow = Selectable<JobSchedulesTable>;
 
-/** WRK-1: the dedicated pools. */
-export const POOLS = ["ingest", "ai", "embedding", "fix", "cleanup"] as const;
-export type Pool = (typeof POOLS)[number];
-
-export function isPool(v: string): v is Pool {
-  return (POOLS as readonly string[]).includes(v);
-}
-
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled", "abandoned", "refused"];
-
-/** What a job kind is: where it runs and how it may be retried. The handler lives in workers/. */
-export interface JobKind<P = unknown> {
-  kind: string;
-  pool: Pool;
-  /** false for fix-kind jobs: an interrupted one ends `abandoned`, never runs again (JOB-4). */
-  restartable: boolean;
-  /** Bounded retries (JOB-5); 1 = no retry. */
-  maxAttempts: number;
-  /** The repository permission the job needs at submit, before work and before persistence. */
-  repoLevel?: RepoLevel;
-  /** System kinds (the cleanup sweep) run without an identity and are only started by system schedules. */
-  system?: boolean;
-  /** System kinds only: run under a persisted system schedule this often (e.g. the cleanup sweep, every minute). */
-  everyMs?: number;
-  /** Stored parameters are validated on submit and again when a worker rebuilds the job. */
-  params: z.ZodType<P>;
-}
 
 /** Retry backoff: base * 2^(attempt-1), capped. */
 /** A kind with a repository level was given none (at submit, or a handler's context without one). */

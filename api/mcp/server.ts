@@ -10,8 +10,9 @@
  *   2. the tool body runs inside `runInExecution` with a fresh
  *      ExecutionContext holding that frozen identity and the request's
  *      AbortSignal (canceled by the client or by the transport closing);
- *   3. a repository tool resolves `repo` with `authorizeRepo` at the level it
- *      needs (MCP-1a) before any store is touched;
+ *   3. a repository tool's `repo` is resolved at the level its operation
+ *      needs (MCP-1a) before any store is touched — with the identity, in
+ *      the admission's one statement (api/mcp/tools/operations.ts);
  *   4. the arguments are scanned whole with the boundary rule
  *      (core/boundary.ts), then checked against the tool's strict schema —
  *      the REST bodies' `parseWith`;
@@ -24,25 +25,20 @@
  * (`unknown_tool`). The SDK's own tools/call handler answers the last two in
  * plain text (`MCP error -32602: …`, quoting the request), so ours replaces
  * it; the SDK still lists the tools (tools/list) from what registerTool got.
- * Catalog operations (ops/catalog.ts) become tools through tools/operations.ts, running the
- * very `runOperation` their REST routes run; the job tools still call the same core/ and
- * queues/ functions as their routes.
+ * Every tool is a catalog operation (ops/catalog.ts), made a tool by tools/operations.ts and
+ * running the very `runOperation` its REST routes run.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { CallToolRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Actor } from "../../core/auth/authenticate";
-import { authorizeRepo, type RepoAccess } from "../../core/authorize";
 import { AppError, coerceError } from "../../core/errors";
 import { parseWith } from "../http";
 import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
-import type { RepoLevel } from "../../db/schema";
 import type { AppContext } from "../context";
 import type { ResolvedRepo } from "../execution";
-import { registerJobSubmitTools } from "./tools/job-submit";
-import { registerJobTools } from "./tools/jobs";
 import { registerOperationTools } from "./tools/operations";
 
 export const MCP_SERVER_NAME = "codesynapse";
@@ -70,8 +66,6 @@ export interface ToolRun {
   readonly caller: ToolCaller;
   readonly identity: Identity;
   readonly context: ExecutionContext;
-  /** Resolves `repo` (id or name in the caller's organisation) at `level`, or throws. */
-  repo(ref: string, level: RepoLevel): Promise<RepoAccess>;
 }
 
 export type ToolBody<A> = (args: A, run: ToolRun) => Promise<object>;
@@ -126,7 +120,6 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
           caller,
           identity: caller.identity,
           context,
-          repo: (ref, level) => authorizeRepo(ctx.db, { orgId: caller.identity.tenant_id, userId: caller.identity.subject_id }, ref, level),
         };
         return ok(await runInExecution(context, () => body(args as never, run)));
       } catch (err) {
@@ -148,8 +141,6 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
   };
 
   registerOperationTools(define);
-  registerJobTools(define);
-  registerJobSubmitTools(define);
 
   // Replaces the SDK's tools/call handler (set when McpServer was constructed with the tools capability),
   // so that no tool failure takes the SDK's plain-text path. No tool here is a task tool.

@@ -22,7 +22,7 @@ import { silentLogger } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import type { JobRow } from "../../queues/jobs";
 import { submitJob, type JobQueue } from "../../queues/submit";
-import { FIX_KIND } from "../../workers/pools/fix";
+import { FIX_KIND } from "../../core/jobs/fix";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";

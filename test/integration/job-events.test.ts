@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
-import { jobEventsOf, type JobEvents } from "../../api/routes/job-events";
+import { jobEventsOf, type JobEvents } from "../../ops/job-events";
 import { systemClock } from "../../core/clock";
 import { revokeSession } from "../../core/registry/registry";
 import type { JobRow } from "../../queues/jobs";
@@ -173,6 +173,28 @@ await describeEachDatabase("job events", (t) => {
     for (const bad of ["30001", "-1", "soon"]) {
       const b = await call(srv.url, "GET", `/api/v1/jobs/${parkedOne.id}?wait=${bad}`, { headers: headers(e) });
       expect([b.status, b.body.error.code]).toEqual([400, "validation_failed"]);
+    }
+  });
+
+  it("a stream ends after its lifetime, lets go of its watch, and the reconnect is authorized again", async () => {
+    const own = testContext(t().db, { clock });
+    own.jobs = ctx.jobs;
+    const life = jobEventsOf(own, { pollMs: POLL_MS, maxStreamMs: 400 });
+    const node = await listen(createApp(own));
+    try {
+      const e = await seedExecution(t().db, clock);
+      const job = await parkedJob(e);
+      const s = await openSse(`${node.url}/api/v1/jobs/${job.id}/events`, headers(e));
+      await s.ended; // the server ended it: no terminal status, no end event
+      expect(s.events.map((x) => x.event)).toEqual(["status"]);
+      await waitFor(async () => life.watcher.size === 0, 5000);
+      await call(srv.url, "DELETE", `/api/v1/execution/sessions/${e.identity.session_id}`, { headers: bearer(e.account.apiKey) });
+      const again = await fetch(`${node.url}/api/v1/jobs/${job.id}/events`, { headers: { ...headers(e), "last-event-id": s.events[0]!.id! } });
+      expect(again.status).toBe(410);
+      await again.body?.cancel();
+    } finally {
+      await Promise.all((own.closers ?? []).map((c) => c()));
+      await node.close();
     }
   });
 

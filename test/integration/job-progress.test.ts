@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { systemClock } from "../../core/clock";
-import { jobView } from "../../api/routes/jobs";
+import { jobView } from "../../ops/job-view";
 import { defineHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { startTestHost, type TestHost } from "../support/job-host";

@@ -1,7 +1,9 @@
 /**
  * The OpenAPI document served at GET /api/openapi.json: valid OpenAPI 3.1 by a
  * real validator (@apidevtools/swagger-parser), describing exactly the routes
- * the catalog mounted — and what it says about a body is what the route does.
+ * the catalog mounted — every route the app serves is in it or on the short
+ * list of routes that are not execution operations, and every route in it is
+ * served — and what it says about a body is what the route does.
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3_1 } from "openapi-types";
@@ -16,10 +18,36 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 
-/** (method, path) of every route an express Router holds. */
-function mounted(router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> }): string[] {
-  return router.stack.flatMap((l) => (l.route ? Object.keys(l.route.methods).map((m) => `${m.toUpperCase()} ${openApiPath(l.route!.path)}`) : [])).sort();
+type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
+
+/** (method, path) of every route an express Router holds, in the routers it mounts too. */
+function mounted(router: { stack: Layer[] }): string[] {
+  const walk = (stack: Layer[]): string[] =>
+    stack.flatMap((l) => (l.route ? Object.keys(l.route.methods).map((m) => `${m.toUpperCase()} ${openApiPath(l.route!.path)}`) : l.handle?.stack ? walk(l.handle.stack) : []));
+  return walk(router.stack).sort();
 }
+
+/** What the app serves that is not an execution operation, so not in the catalog (none of it takes a session's headers). */
+const NOT_OPERATIONS = [
+  "GET /.well-known/oauth-protected-resource", // RFC 9728 metadata
+  "GET /.well-known/oauth-protected-resource/mcp",
+  "GET /admin/jobs", // the operators' dashboard (platform admins)
+  "GET /admin/queues",
+  "GET /api/openapi.json", // this document
+  "GET /api/v1/me", // the signed-in account
+  "POST /api/v1/auth/login", // browser sign-in
+  "POST /api/v1/auth/logout",
+  "POST /api/v1/execution/sessions", // registering a session needs none yet (REG-2)
+  "DELETE /api/v1/execution/sessions/{id}", // revoking one names it in the path (REG-5)
+  "POST /api/v1/repos/{repo}/offload", // removed: 410
+  "GET /healthz",
+  "GET /readyz",
+  "GET /metrics",
+  "DELETE /mcp", // the MCP transport, whose tools are the catalog's operations
+  "GET /mcp",
+  "POST /mcp",
+  "_ALL /mcp",
+].sort();
 
 await describeEachDatabase("OpenAPI document", (t) => {
   let srv: TestServer;
@@ -49,6 +77,15 @@ await describeEachDatabase("OpenAPI document", (t) => {
     const documented = Object.entries(doc.paths ?? {}).flatMap(([p, item]) => Object.keys(item!).map((m) => `${m.toUpperCase()} ${p}`)).sort();
     const router = operationRoutes(testContext(t().db)) as unknown as Parameters<typeof mounted>[0];
     expect(documented).toEqual(mounted(router));
+    // The whole app: a hand-written route beside the catalog fails here until it is an operation or listed above.
+    const app = createApp(testContext(t().db)) as unknown as { router: Parameters<typeof mounted>[0] };
+    const served = mounted(app.router);
+    expect(served.filter((r) => !NOT_OPERATIONS.includes(r))).toEqual(documented);
+    expect(NOT_OPERATIONS.filter((r) => !served.includes(r))).toEqual([]);
+    // The job operations are in it too.
+    for (const r of ["POST /api/v1/repos/{repo}/ingest", "GET /api/v1/jobs/{job_id}", "GET /api/v1/jobs/{job_id}/events", "POST /api/v1/repos/{repo}/uploads"]) {
+      expect(documented).toContain(r);
+    }
     const ids = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item!).map((o) => (o as OpenAPIV3_1.OperationObject).operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -66,6 +103,26 @@ await describeEachDatabase("OpenAPI document", (t) => {
     // memory_scope is the operation's input, but this route fixes it: the document does not list it and the route refuses it.
     const fixed = await call(srv.url, "POST", url, { headers: thread.headers, body: { query: "auth", memory_scope: "repository" } });
     expect([fixed.status, fixed.body.error.code]).toEqual([400, "validation_failed"]);
+  });
+
+  it("documents what is not a JSON body: the idempotency headers, the raw archive upload, the event stream, a second success status", () => {
+    const ingest = doc.paths!["/api/v1/repos/{repo}/ingest"]!.post!;
+    const params = (ingest.parameters as OpenAPIV3_1.ParameterObject[]).map((p) => `${p.in}:${p.name}`);
+    expect(params).toContain("header:Idempotency-Key");
+    const accepted = ingest.responses!["202"] as OpenAPIV3_1.ResponseObject;
+    expect(Object.keys(accepted.headers ?? {})).toEqual(["Idempotent-Replayed"]);
+    const submitted = accepted.content!["application/json"]!.schema as OpenAPIV3_1.SchemaObject;
+    expect(Object.keys(submitted.properties ?? {})).toEqual(["job_id"]);
+    const body = (ingest.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as OpenAPIV3_1.SchemaObject;
+    expect(Object.keys(body.properties ?? {}).sort()).toEqual(["git_url", "path", "ref", "upload_id"]);
+    const upload = doc.paths!["/api/v1/repos/{repo}/uploads"]!.post!;
+    expect(Object.keys((upload.requestBody as OpenAPIV3_1.RequestBodyObject).content)).toContain("application/octet-stream");
+    expect(Object.keys(upload.responses!)).toContain("201");
+    const events = doc.paths!["/api/v1/jobs/{job_id}/events"]!.get!;
+    expect(Object.keys((events.responses!["200"] as OpenAPIV3_1.ResponseObject).content!)).toEqual(["text/event-stream"]);
+    expect(Object.keys(doc.paths!["/api/v1/jobs/{job_id}/cancel"]!.post!.responses!).sort()).toEqual(["200", "202", "default"]);
+    const wait = (doc.paths!["/api/v1/jobs/{job_id}"]!.get!.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.in === "query");
+    expect(wait?.name).toBe("wait");
   });
 
   it("names the execution headers, the repository permission and the MCP tool of an operation", () => {

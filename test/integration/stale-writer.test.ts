@@ -23,7 +23,7 @@ import { silentLogger } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import { inTransaction } from "../../core/transaction";
 import { fencedStores } from "../../workers/fenced-stores";
-import { INGEST_KIND } from "../../workers/pools/ingest";
+import { INGEST_KIND } from "../../core/jobs/ingest";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { writeFixtureRepo } from "../support/fixture-repo";

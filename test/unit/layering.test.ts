@@ -99,9 +99,4 @@ describe("the layering rule", () => {
       ].sort(),
     );
   });
-
-  it("the known-violations baseline holds only api/ → workers/pools/ edges (job kinds still declared in workers/)", () => {
-    const known = JSON.parse(readFileSync(path.join(ROOT, ".dependency-cruiser-known-violations.json"), "utf8")) as Array<Violation & { to: string }>;
-    for (const v of known) expect(`${v.rule.name}: ${v.from} → ${v.to}`).toMatch(/^api-not-workers: api\/\S+ → workers\/pools\/\S+$/);
-  });
 });

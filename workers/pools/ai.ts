@@ -5,36 +5,19 @@
  * registry (which checks the context again before provider lookup or network
  * work), and stores the answer as the job's result.
  */
-import { z } from "zod";
-import { textString } from "../../core/boundary";
-import { AI_MAX_CONTEXT_FACTS, AI_MAX_QUESTION_CHARS } from "../../core/limits";
+import { AI_JOB, aiParams, type AiParams } from "../../core/jobs/ai";
+import { AI_MAX_CONTEXT_FACTS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
 import { defineRepoHandler, type JobHandler } from "../handler";
 import { retrieveContext } from "./retrieve";
-
-export const AI_KIND = "ai.task";
-
-export const aiParams = z
-  .strictObject({
-    task: z.enum(["question", "summary"]),
-    question: textString(AI_MAX_QUESTION_CHARS).trim().min(1).optional(),
-  })
-  .refine((p) => p.task !== "question" || p.question !== undefined, { message: "a question task needs question", path: ["question"] });
-
-export type AiParams = z.infer<typeof aiParams>;
 
 /** What a summary retrieves with when no focus is given. */
 const SUMMARY_QUERY = "repository contains file class function method imports";
 
 export function aiHandler(deps: { memory: MemoryServices; llm: LlmRegistry }): JobHandler<AiParams> {
   return defineRepoHandler({
-    kind: AI_KIND,
-    pool: "ai",
-    restartable: true,
-    maxAttempts: 3,
-    repoLevel: "read",
-    params: aiParams,
+    ...AI_JOB,
     async run({ params, auth }) {
       // A summary starts from the repository's own node (its name), whose `contains` edges list the files.
       const query = params.question ?? `${auth.repo.repoName} ${SUMMARY_QUERY}`;

@@ -6,12 +6,10 @@
  * transaction — only for sessions every cleaner finished.
  */
 import { z } from "zod";
+import { CLEANUP_EVERY_MS, CLEANUP_KIND } from "../../core/jobs/cleanup";
 import type { SessionCleaners } from "../../core/retention/cleaners";
 import { markCleanupDone, sweepSessions, type SweepOptions } from "../../core/retention/cleanup";
 import { defineHandler, type JobHandler } from "../handler";
-
-export const CLEANUP_KIND = "cleanup.sweep";
-export const CLEANUP_EVERY_MS = 60_000;
 
 export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & { everyMs?: number } = {}): JobHandler<Record<string, never>> {
   return defineHandler({

@@ -8,7 +8,7 @@
  * remain, a follow-up job with the same identity is enqueued there too. A
  * failure fails only this job: the graph and lexical recall are untouched.
  */
-import { z } from "zod";
+import { EMBEDDING_JOB, EMBEDDING_KIND, embeddingParams, type EmbeddingParams } from "../../core/jobs/embedding";
 import { AppError } from "../../core/errors";
 import { EMBED_JOB_MAX_BATCHES, MAX_EMBED_BATCH } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";
@@ -16,26 +16,12 @@ import type { JobQueue } from "../../queues/submit";
 import { defineRepoHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 
-export const EMBEDDING_KIND = "embedding.refresh";
-
-export const embeddingParams = z.strictObject({
-  batch: z.number().int().min(1).max(MAX_EMBED_BATCH).optional(),
-  max_batches: z.number().int().min(1).max(EMBED_JOB_MAX_BATCHES).optional(),
-});
-
-export type EmbeddingParams = z.infer<typeof embeddingParams>;
-
 /** What the embedding job may use while it runs: it embeds, and writes nothing (RepositoryMemory.embedMissing). */
 export type RepositoryEmbeddings = Pick<RepositoryMemory, "embedMissing">;
 
 export function embeddingHandler(deps: { repository: RepositoryEmbeddings; queue: () => JobQueue }): JobHandler<EmbeddingParams> {
   return defineRepoHandler({
-    kind: EMBEDDING_KIND,
-    pool: "embedding",
-    restartable: true,
-    maxAttempts: 3,
-    repoLevel: "write",
-    params: embeddingParams,
+    ...EMBEDDING_JOB,
     async run({ params, auth, signal }) {
       const { identity, repo } = auth;
       const batch = params.batch ?? MAX_EMBED_BATCH;

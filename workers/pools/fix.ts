@@ -17,32 +17,19 @@
  */
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
-import { idString, textString } from "../../core/boundary";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import { looksLikeUnifiedDiff } from "../../core/fix/diff";
 import { isInside, resolveLocalSource } from "../../core/ingest/source";
-import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, FIX_MAX_PROBLEM_CHARS, INGEST_MAX_FILE_BYTES } from "../../core/limits";
+import { FIX_JOB, fixParams, type FixParams } from "../../core/jobs/fix";
+import { INGEST_KIND } from "../../core/jobs/ingest";
+import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, INGEST_MAX_FILE_BYTES } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
 import { defineRepoHandler, type JobHandler } from "../handler";
-import { INGEST_KIND } from "./ingest";
 import { checkPatchApplies } from "./patch-check";
 import { retrieveContext } from "./retrieve";
-
-export const FIX_KIND = "fix.propose";
-
-const relPath = idString(1024).refine((p) => !path.isAbsolute(p) && !p.split(/[\\/]/).includes(".."), { message: "a relative path inside the snapshot" });
-
-export const fixParams = z.strictObject({
-  problem: textString(FIX_MAX_PROBLEM_CHARS).trim().min(1),
-  path: idString(4096).optional(),
-  files: z.array(relPath).min(1).max(FIX_MAX_FILES).optional(),
-});
-
-export type FixParams = z.infer<typeof fixParams>;
 
 /** The path of the repository's latest successful local-path ingest, if any. */
 async function lastIngestedPath(db: Db, repoId: string): Promise<string | null> {
@@ -79,12 +66,7 @@ function unfence(text: string): string {
 
 export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; memory: MemoryServices; llm: LlmRegistry }): JobHandler<FixParams> {
   return defineRepoHandler({
-    kind: FIX_KIND,
-    pool: "fix",
-    restartable: false,
-    maxAttempts: 1,
-    repoLevel: "write",
-    params: fixParams,
+    ...FIX_JOB,
     async run({ params, auth, db, signal }) {
       const { identity, repo } = auth;
       const source = params.path ?? (await lastIngestedPath(db, repo.repoId));

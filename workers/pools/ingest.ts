@@ -19,9 +19,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { z } from "zod";
-import { idString } from "../../core/boundary";
-import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import type { Identity } from "../../core/execution/identity";
 import { extractArchive, type Extracted } from "../../core/ingest/archive";
@@ -29,44 +26,20 @@ import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../
 import { parseChanged, readParseCache, writeParseCache } from "../../core/ingest/incremental";
 import { SYNTAX_PARSER } from "../../core/ingest/syntax";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
-import { checkUpload, deleteUpload, findUpload } from "../../core/ingest/uploads";
+import { deleteUpload, findUpload } from "../../core/ingest/uploads";
+import { EMBEDDING_KIND } from "../../core/jobs/embedding";
+import { INGEST_JOB, ingestParams, type IngestParams, type IngestSourceConfig } from "../../core/jobs/ingest";
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { Db } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
 import { defineRepoHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
-import { EMBEDDING_KIND } from "./embedding";
 import { cloneSnapshot } from "./git-snapshot";
 
-export const INGEST_KIND = "ingest.snapshot";
-
-export const ingestParams = z
-  .strictObject({
-    path: idString(4096).optional(),
-    git_url: idString(2048).optional(),
-    ref: z.string().regex(/^\w[\w./-]{0,199}$/).optional(),
-    upload_id: idString().optional(),
-  })
-  .refine((p) => [p.path, p.git_url, p.upload_id].filter((x) => x !== undefined).length === 1, { message: "exactly one of path, git_url or upload_id" })
-  .refine((p) => p.ref === undefined || p.git_url !== undefined, { message: "ref needs git_url", path: ["ref"] });
-
-export type IngestParams = z.infer<typeof ingestParams>;
-
 export interface IngestDeps {
-  config: Pick<Config, "INGEST_ALLOWED_ROOTS" | "INGEST_GIT_ALLOWED">;
+  config: IngestSourceConfig;
   queue: () => JobQueue;
-}
-
-/** The submission-time check (routes, MCP): the same source rules the handler applies again. */
-export async function checkIngestSource(
-  config: IngestDeps["config"],
-  params: IngestParams,
-  who: { db: Db; identity: Identity; repoId: string; now: Date },
-): Promise<void> {
-  if (params.path !== undefined) await resolveLocalSource(params.path, config.INGEST_ALLOWED_ROOTS);
-  else if (params.git_url !== undefined) checkGitUrl(params.git_url, config.INGEST_GIT_ALLOWED);
-  else await checkUpload(who.db, who.identity, who.repoId, params.upload_id!, who.now);
 }
 
 interface Snapshot {
@@ -93,12 +66,7 @@ async function openSnapshot(deps: IngestDeps, params: IngestParams, ctx: { db: D
 
 export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
   return defineRepoHandler({
-    kind: INGEST_KIND,
-    pool: "ingest",
-    restartable: true,
-    maxAttempts: 3,
-    repoLevel: "write",
-    params: ingestParams,
+    ...INGEST_JOB,
     async run({ params, auth, signal, clock, db, progress }) {
       const { identity, repo } = auth;
       const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
