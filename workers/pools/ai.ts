@@ -5,7 +5,7 @@
  * registry (which checks the context again before provider lookup or network
  * work), and stores the answer as the job's result.
  */
-import { AI_JOB, aiParams, type AiParams } from "../../core/jobs/ai";
+import { AI_JOB, type AiParams } from "../../core/jobs/ai";
 import { AI_MAX_CONTEXT_FACTS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";

@@ -8,7 +8,7 @@
  * remain, a follow-up job with the same identity is enqueued there too. A
  * failure fails only this job: the graph and lexical recall are untouched.
  */
-import { EMBEDDING_JOB, EMBEDDING_KIND, embeddingParams, type EmbeddingParams } from "../../core/jobs/embedding";
+import { EMBEDDING_JOB, EMBEDDING_KIND, type EmbeddingParams } from "../../core/jobs/embedding";
 import { AppError } from "../../core/errors";
 import { EMBED_JOB_MAX_BATCHES, MAX_EMBED_BATCH } from "../../core/limits";
 import type { RepositoryMemory } from "../../core/memory/repository";

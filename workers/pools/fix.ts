@@ -21,7 +21,7 @@ import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import { looksLikeUnifiedDiff } from "../../core/fix/diff";
 import { isInside, resolveLocalSource } from "../../core/ingest/source";
-import { FIX_JOB, fixParams, type FixParams } from "../../core/jobs/fix";
+import { FIX_JOB, type FixParams } from "../../core/jobs/fix";
 import { INGEST_KIND } from "../../core/jobs/ingest";
 import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, INGEST_MAX_FILE_BYTES } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";

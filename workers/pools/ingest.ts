@@ -28,7 +28,7 @@ import { SYNTAX_PARSER } from "../../core/ingest/syntax";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
 import { deleteUpload, findUpload } from "../../core/ingest/uploads";
 import { EMBEDDING_KIND } from "../../core/jobs/embedding";
-import { INGEST_JOB, ingestParams, type IngestParams, type IngestSourceConfig } from "../../core/jobs/ingest";
+import { INGEST_JOB, type IngestParams, type IngestSourceConfig } from "../../core/jobs/ingest";
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { Db } from "../../db/schema";

@@ -95,7 +95,7 @@ export class CodeSynapseClient {
   }
 
   /** Starts a job on a repository: `submit("ingest", "webapp", {upload_id})`, `submit("ai-tasks", repo, {task, question})`. */
-  submit(submission: JobSubmission, repo: string, params: Record<string, unknown>, options?: CallOptions & { idempotencyKey?: string }): Promise<{ job_id: string }> {
+  submit(submission: JobSubmission, repo: string, params: Record<string, unknown>, options?: CallOptions & { idempotencyKey?: string }): ReturnType<typeof submitJob> {
     return submitJob(this, submission, repo, params, options);
   }
 

@@ -1,78 +1,53 @@
 /**
- * Jobs: submit, read, wait, and snapshot uploads.
- *
- * TODO(catalog): the job routes are not catalog operations on this branch yet.
- * Once ops/catalog.ts declares them and `npm run client:generate` has run,
- * `JobView`, `JobStatus` and the three routes below become `Output<"…">` and
- * `client.call("…")`, and this file keeps only `waitForJob`.
+ * Jobs: submit, read, wait, and snapshot uploads — the catalog's job and upload
+ * operations (typed from the generated document), plus `waitForJob`.
  */
-import type { CallOptions, CodeSynapseClient, RouteSpec } from "./client";
+import type { CallOptions, CodeSynapseClient } from "./client";
 import { CodeSynapseError } from "./errors";
+import { ROUTES } from "./generated/api";
+import type { Output } from "./types";
 
-// TODO(catalog): Output<the job read operation>["status"].
-export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+/** A job as `GET /api/v1/jobs/{job_id}` (operation `jobs.get`, MCP `get_job`) shows it. */
+export type JobView = Output<"jobs.get">;
+export type JobStatus = JobView["status"];
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled", "abandoned", "refused"];
 
-// TODO(catalog): Output<the job read operation>.
-export interface JobView {
-  id: string;
-  kind: string;
-  pool: string;
-  status: JobStatus;
-  repo_id: string | null;
-  params: unknown;
-  result: unknown;
-  error_code: string | null;
-  attempts: number;
-  max_attempts: number;
-  cancel_requested: boolean;
-  progress: { done: number; total: number } | null;
-  created_at: string;
-  run_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+/** The submission routes under /api/v1/repos/{repo}/…, and the catalog operation each is. */
+const SUBMISSIONS = {
+  ingest: "jobs.submit_ingest",
+  "ai-tasks": "jobs.submit_ai_task",
+  "fix-jobs": "jobs.submit_fix",
+  "embeddings/refresh": "jobs.submit_embedding_refresh",
+} as const;
+export type JobSubmission = keyof typeof SUBMISSIONS;
 
-/** The submission routes under /api/v1/repos/{repo}/… and what each starts. */
-export type JobSubmission = "ingest" | "ai-tasks" | "fix-jobs" | "embeddings/refresh";
+export type UploadInfo = Output<"uploads.create">;
 
-export interface UploadInfo {
-  upload_id: string;
-  format: string;
-  size: number;
-  sha256: string;
-  expires_at: string;
-}
-
-// TODO(catalog): the job read route.
-const READ_JOB: RouteSpec = { method: "get", path: "/api/v1/jobs/{id}", pathParams: ["id"], body: false };
-// TODO(catalog): the upload route.
-const UPLOAD: RouteSpec = { method: "post", path: "/api/v1/repos/{repo}/uploads", pathParams: ["repo"], body: false };
-
-/** GET /api/v1/jobs/{id}; `waitMs` (≤ 30 s) lets the server hold the answer until the job ends. */
+/** `jobs.get`; `waitMs` (≤ 30 s) lets the server hold the answer until the job ends. */
 export async function readJob(c: CodeSynapseClient, id: string, opts: CallOptions & { waitMs?: number } = {}): Promise<JobView> {
   const { waitMs, ...call } = opts;
-  return (await c.request(READ_JOB, { id, ...(waitMs ? { wait: waitMs } : {}) }, call)) as JobView;
+  return c.call("jobs.get", { job_id: id, ...(waitMs ? { wait: waitMs } : {}) }, call);
 }
 
-/** POST /api/v1/repos/{repo}/{submission} → the new (or, with the same idempotency key, the earlier) job's id. */
+/**
+ * A submission (`jobs.submit_*`) → the new (or, with the same idempotency key, the earlier)
+ * job's id. The key travels as the Idempotency-Key header, as the catalog binds it.
+ */
 export async function submitJob(
   c: CodeSynapseClient,
   submission: JobSubmission,
   repo: string,
   params: Record<string, unknown>,
   opts: CallOptions & { idempotencyKey?: string } = {},
-): Promise<{ job_id: string }> {
-  // TODO(catalog): one operation per submission.
-  const route: RouteSpec = { method: "post", path: `/api/v1/repos/{repo}/${submission}`, pathParams: ["repo"], body: true };
+): Promise<Output<(typeof SUBMISSIONS)[JobSubmission]>> {
   const { idempotencyKey, ...call } = opts;
   const headers = { ...call.headers, ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) };
-  return (await c.request(route, { ...params, repo }, { ...call, headers })) as { job_id: string };
+  return (await c.request(ROUTES[SUBMISSIONS[submission]], { ...params, repo }, { ...call, headers })) as Output<(typeof SUBMISSIONS)[JobSubmission]>;
 }
 
-/** POST /api/v1/repos/{repo}/uploads: a tar, tar.gz or zip snapshot for a later `submitJob("ingest", repo, {upload_id})`. */
+/** `uploads.create`: a tar, tar.gz or zip snapshot for a later `submitJob("ingest", repo, {upload_id})`. */
 export async function uploadSnapshot(c: CodeSynapseClient, repo: string, archive: Uint8Array, opts: CallOptions = {}): Promise<UploadInfo> {
-  return (await c.request(UPLOAD, { repo }, { ...opts, raw: archive })) as UploadInfo;
+  return (await c.request(ROUTES["uploads.create"], { repo }, { ...opts, raw: archive })) as UploadInfo;
 }
 
 /** The longest the server holds one read (JOB_WAIT_MAX_MS is 30 s); a little under, so proxies see traffic. */

@@ -253,6 +253,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{repo}/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this session's uploads
+         * @description Lists this session's live snapshot uploads for the repository (metadata only): {uploads: [{upload_id, format, size, sha256, expires_at}]}.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        get: operations["uploads.list"];
+        put?: never;
+        /**
+         * Upload a snapshot archive
+         * @description Stores a repository snapshot archive (tar, tar.gz or zip; the raw request body, Content-Type application/octet-stream) for this session, to be ingested with POST /api/v1/repos/{repo}/ingest {"upload_id"}. Answers {upload_id, format, size, sha256, expires_at}.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        post: operations["uploads.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard an upload
+         * @description Discards one of this session's snapshot uploads before it is ingested.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        delete: operations["uploads.discard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest a repository snapshot
+         * @description Queues an ingest of a repository snapshot into the repository's code graph (files and symbols as nodes, contains/imports edges), then an embedding refresh. Give exactly one of `path` (a directory under the server's allowed roots), `git_url` (an allowed host) or `upload_id` (an archive this session uploaded with POST /api/v1/repos/{repo}/uploads). Needs repository write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
+         *
+         *     MCP tool: `submit_ingest`.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        post: operations["jobs.submit_ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/ai-tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask about a repository
+         * @description Queues an AI task over a repository: `task: "question"` with `question`, or `task: "summary"`. It retrieves from the repository's memory and this thread's session memory and answers through the configured model. Needs read permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
+         *
+         *     MCP tool: `submit_ai_task`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        post: operations["jobs.submit_ai_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/fix-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a fix
+         * @description Queues a fix job: a patch proposal (unified diff) for the described problem in an ingested snapshot, checked with git apply --check and never applied. Never restarted: an interrupted fix job ends abandoned. Needs write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        post: operations["jobs.submit_fix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/embeddings/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh repository embeddings
+         * @description Queues an embedding refresh of the repository's durable nodes that lack a vector, in bounded batches. Needs write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        post: operations["jobs.submit_embedding_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job status
+         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         *
+         *     MCP tool: `get_job`.
+         */
+        get: operations["jobs.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this thread's jobs
+         * @description Lists the jobs this chat thread submitted, newest first: {jobs: [job], next_before}; pass next_before as `before` for the next page.
+         */
+        get: operations["jobs.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job
+         * @description Cancels a job of this chat thread: a queued one ends canceled at once, a running one is asked to stop (cancel_requested); answers 202 with the job. A job that has already finished is left as it is: 200 with the job.
+         */
+        post: operations["jobs.cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job status events
+         * @description A Server-Sent Events stream of one job of this chat thread: its current status first (`event: status`, data = the job as GET /api/v1/jobs/{id} answers it), then each change, and `event: end` after a terminal status. A reconnect (Last-Event-ID set) to a job that has already ended gets 204, which tells EventSource to stop. A stream lives a bounded time; the client reconnects.
+         */
+        get: operations["jobs.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -917,6 +1141,632 @@ export interface operations {
             };
         };
     };
+    "uploads.list": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List this session's uploads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploads: {
+                            upload_id: string;
+                            /** @enum {string} */
+                            format: "tar" | "tar.gz" | "zip";
+                            size: number;
+                            sha256: string;
+                            expires_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "uploads.create": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/gzip": string;
+                "application/x-gzip": string;
+                "application/x-tar": string;
+                "application/x-gtar": string;
+                "application/zip": string;
+                "application/x-zip-compressed": string;
+            };
+        };
+        responses: {
+            /** @description Upload a snapshot archive */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload_id: string;
+                        /** @enum {string} */
+                        format: "tar" | "tar.gz" | "zip";
+                        size: number;
+                        sha256: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "uploads.discard": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+                /** @description The upload's id. */
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.submit_ingest": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Optional, 1-255 characters of A-Z a-z 0-9 . _ : ~ + / = - (a UUID is ideal). Retrying a call with the same key within 24 h returns the job the first call created ({job_id, replayed: true}) instead of queuing another; the same key with other arguments is refused (idempotency_key_reused). */
+                "Idempotency-Key"?: string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A directory under the server's allowed roots. */
+                    path?: string;
+                    /** @description A git URL on an allowed host (shallow clone). */
+                    git_url?: string;
+                    /** @description With git_url: the branch or tag to clone. */
+                    ref?: string;
+                    /** @description An archive this session uploaded (POST /api/v1/repos/{repo}/uploads). */
+                    upload_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Ingest a repository snapshot */
+            202: {
+                headers: {
+                    /** @description Set when `replayed` is. */
+                    "Idempotent-Replayed"?: true;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.submit_ai_task": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Optional, 1-255 characters of A-Z a-z 0-9 . _ : ~ + / = - (a UUID is ideal). Retrying a call with the same key within 24 h returns the job the first call created ({job_id, replayed: true}) instead of queuing another; the same key with other arguments is refused (idempotency_key_reused). */
+                "Idempotency-Key"?: string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description "question" (with question) or "summary".
+                     * @enum {string}
+                     */
+                    task: "question" | "summary";
+                    /** @description The question, for a question task. */
+                    question?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Ask about a repository */
+            202: {
+                headers: {
+                    /** @description Set when `replayed` is. */
+                    "Idempotent-Replayed"?: true;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.submit_fix": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Optional, 1-255 characters of A-Z a-z 0-9 . _ : ~ + / = - (a UUID is ideal). Retrying a call with the same key within 24 h returns the job the first call created ({job_id, replayed: true}) instead of queuing another; the same key with other arguments is refused (idempotency_key_reused). */
+                "Idempotency-Key"?: string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What is wrong, in plain words. */
+                    problem: string;
+                    /** @description The snapshot directory (default: the repository's latest local ingest). */
+                    path?: string;
+                    /** @description Files to read, relative to the snapshot (default: chosen from repository memory). */
+                    files?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Propose a fix */
+            202: {
+                headers: {
+                    /** @description Set when `replayed` is. */
+                    "Idempotent-Replayed"?: true;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.submit_embedding_refresh": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Optional, 1-255 characters of A-Z a-z 0-9 . _ : ~ + / = - (a UUID is ideal). Retrying a call with the same key within 24 h returns the job the first call created ({job_id, replayed: true}) instead of queuing another; the same key with other arguments is refused (idempotency_key_reused). */
+                "Idempotency-Key"?: string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Nodes per batch (1-256). */
+                    batch?: number;
+                    /** @description Batches in this job (1-8); a follow-up job does the rest. */
+                    max_batches?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Refresh repository embeddings */
+            202: {
+                headers: {
+                    /** @description Set when `replayed` is. */
+                    "Idempotent-Replayed"?: true;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.get": {
+        parameters: {
+            query?: {
+                /** @description Milliseconds to wait for the job to end, 0 to 30000 (default 0: answer at once). */
+                wait?: number;
+            };
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The job id returned at submission ("job_…"). */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Job status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        kind: string;
+                        /** @enum {string} */
+                        pool: "ingest" | "ai" | "embedding" | "fix" | "cleanup";
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        repo_id: string | null;
+                        params: unknown;
+                        /** @description The kind's result once succeeded, else null. */
+                        result: unknown;
+                        error_code: string | null;
+                        attempts: number;
+                        max_attempts: number;
+                        cancel_requested: boolean;
+                        /** @description Files done of total for ingest, else null. */
+                        progress: {
+                            done: number;
+                            total: number;
+                        } | null;
+                        created_at: string;
+                        run_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.list": {
+        parameters: {
+            query?: {
+                /** @description Only jobs in this status. */
+                status?: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                /** @description At most this many jobs (1-100, default 20). */
+                limit?: number;
+                /** @description Only jobs created before this time (the previous page's next_before). */
+                before?: string;
+            };
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List this thread's jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: {
+                            id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            pool: "ingest" | "ai" | "embedding" | "fix" | "cleanup";
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            repo_id: string | null;
+                            params: unknown;
+                            /** @description The kind's result once succeeded, else null. */
+                            result: unknown;
+                            error_code: string | null;
+                            attempts: number;
+                            max_attempts: number;
+                            cancel_requested: boolean;
+                            /** @description Files done of total for ingest, else null. */
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            created_at: string;
+                            run_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        }[];
+                        next_before: string | null;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.cancel": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The job id returned at submission ("job_…"). */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        kind: string;
+                        /** @enum {string} */
+                        pool: "ingest" | "ai" | "embedding" | "fix" | "cleanup";
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        repo_id: string | null;
+                        params: unknown;
+                        /** @description The kind's result once succeeded, else null. */
+                        result: unknown;
+                        error_code: string | null;
+                        attempts: number;
+                        max_attempts: number;
+                        cancel_requested: boolean;
+                        /** @description Files done of total for ingest, else null. */
+                        progress: {
+                            done: number;
+                            total: number;
+                        } | null;
+                        created_at: string;
+                        run_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Cancel a job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        kind: string;
+                        /** @enum {string} */
+                        pool: "ingest" | "ai" | "embedding" | "fix" | "cleanup";
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        repo_id: string | null;
+                        params: unknown;
+                        /** @description The kind's result once succeeded, else null. */
+                        result: unknown;
+                        error_code: string | null;
+                        attempts: number;
+                        max_attempts: number;
+                        cancel_requested: boolean;
+                        /** @description Files done of total for ingest, else null. */
+                        progress: {
+                            done: number;
+                            total: number;
+                        } | null;
+                        created_at: string;
+                        run_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "jobs.events": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Sent by EventSource on a reconnect. */
+                "Last-Event-Id"?: string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The job id returned at submission ("job_…"). */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Job status events: text/event-stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Nothing more will come (a reconnect to a job that has ended). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** How each operation is called over HTTP (operationId → route). */
@@ -933,4 +1783,15 @@ export const ROUTES = {
   "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true},
   "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false},
   "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false},
+  "uploads.list": {"method":"get","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":false},
+  "uploads.create": {"method":"post","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":true},
+  "uploads.discard": {"method":"delete","path":"/api/v1/repos/{repo}/uploads/{upload_id}","pathParams":["repo","upload_id"],"body":false},
+  "jobs.submit_ingest": {"method":"post","path":"/api/v1/repos/{repo}/ingest","pathParams":["repo"],"body":true},
+  "jobs.submit_ai_task": {"method":"post","path":"/api/v1/repos/{repo}/ai-tasks","pathParams":["repo"],"body":true},
+  "jobs.submit_fix": {"method":"post","path":"/api/v1/repos/{repo}/fix-jobs","pathParams":["repo"],"body":true},
+  "jobs.submit_embedding_refresh": {"method":"post","path":"/api/v1/repos/{repo}/embeddings/refresh","pathParams":["repo"],"body":true},
+  "jobs.get": {"method":"get","path":"/api/v1/jobs/{job_id}","pathParams":["job_id"],"body":false},
+  "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false},
+  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{job_id}/cancel","pathParams":["job_id"],"body":false},
+  "jobs.events": {"method":"get","path":"/api/v1/jobs/{job_id}/events","pathParams":["job_id"],"body":false},
 } as const;
