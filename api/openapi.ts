@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ERRORS } from "../core/errors";
 import { CATALOG } from "../ops/catalog";
 import type { HttpBinding, Operation } from "../ops/operation";
-import { clientFields, pathParams } from "./operations";
+import { clientFields, pathFields } from "./operations";
 import { PARENT_HEADER, SESSION_HEADER } from "./execution";
 import { MCP_SERVER_VERSION } from "./mcp/server";
 import { RAW_BODIES } from "./raw-body";
@@ -105,12 +105,12 @@ function requestBodyOf(b: HttpBinding, fields: z.ZodObject): Json | undefined {
 
 function operationObject(op: Operation, b: HttpBinding): Json {
   const fields = clientFields(op, b);
-  const parameters: Json[] = pathParams(b.path).map((name) => ({
-    name,
+  const parameters: Json[] = pathFields(b).map(({ wire, field }) => ({
+    name: wire,
     in: "path",
     required: true,
-    schema: schemaOf(op.input[name] as z.ZodType, "input"),
-    ...described(op.input[name] as z.ZodType),
+    schema: schemaOf(op.input[field] as z.ZodType, "input"),
+    ...described(op.input[field] as z.ZodType),
   }));
   if (b.method === "get") {
     for (const [name, s] of Object.entries(fields.shape)) {

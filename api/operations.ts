@@ -31,13 +31,19 @@ export function pathParams(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
 }
 
+/** A binding's path parameters: each one's name in the path and the input field it fills (`rename` maps field → wire name). */
+export function pathFields(b: HttpBinding): Array<{ wire: string; field: string }> {
+  const byWire = new Map(Object.entries(b.rename ?? {}).map(([field, wire]) => [wire, field]));
+  return pathParams(b.path).map((wire) => ({ wire, field: byWire.get(wire) ?? wire }));
+}
+
 /**
  * The fields a route reads from its query or body, under their wire names: the input minus path
  * parameters, fixed fields and header fields (none for a raw body).
  */
 export function clientFields(op: Operation, b: HttpBinding): z.ZodObject {
   if (b.raw) return z.strictObject({});
-  const omit = new Set([...pathParams(b.path), ...Object.keys(b.fixed ?? {}), ...Object.keys(b.fromHeaders ?? {})]);
+  const omit = new Set([...pathFields(b).map((p) => p.field), ...Object.keys(b.fixed ?? {}), ...Object.keys(b.fromHeaders ?? {})]);
   return z.strictObject(Object.fromEntries(Object.entries(op.input).filter(([k]) => !omit.has(k)).map(([k, s]) => [b.rename?.[k] ?? k, s])));
 }
 
@@ -67,7 +73,7 @@ function inputOf(b: HttpBinding, sent: Record<string, unknown>, req: Request): R
     input[field] = sent[wire];
     delete input[wire];
   }
-  for (const p of pathParams(b.path)) input[p] = req.params[p];
+  for (const p of pathFields(b)) input[p.field] = req.params[p.wire];
   for (const [field, header] of Object.entries(b.fromHeaders ?? {})) if (req.headers[header] !== undefined) input[field] = req.headers[header];
   return { ...input, ...b.fixed };
 }

@@ -35,7 +35,9 @@ import { defineOperation, WithStatus, type OpCall, type Operation } from "./oper
 import { repoRef } from "./schemas";
 
 const REPO = "/api/v1/repos/:repo";
-const JOB = "/api/v1/jobs/:job_id";
+/** The job's path: `:id` on the wire (as it always was, and as logs and metrics label it), `job_id` in the input (as the tools take it). */
+const JOB = "/api/v1/jobs/:id";
+const JOB_ID = { job_id: "id" };
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "idempotent-replayed";
@@ -165,7 +167,7 @@ export const getJobStatus = defineOperation({
     wait_ms: z.number().int().min(0).max(JOB_WAIT_MAX_MS).optional().describe(`Milliseconds to wait for the job to end, 0 to ${JOB_WAIT_MAX_MS} (default 0: answer at once).`),
   },
   output: jobViewSchema,
-  http: [{ method: "get", path: JOB, rename: { wait_ms: "wait" } }],
+  http: [{ method: "get", path: JOB, rename: { ...JOB_ID, wait_ms: "wait" } }],
   mcp: { tool: "get_job", readOnly: true },
   run: async (call, input) => jobView(await readJob(call.services.db, watcherOf(call), call.auth.identity, input.job_id, { waitMs: input.wait_ms, signal: call.signal })),
 });
@@ -196,7 +198,7 @@ export const cancelOwnJob = defineOperation({
     "with the job. A job that has already finished is left as it is: 200 with the job.",
   input: { job_id: jobId },
   output: jobViewSchema,
-  http: [{ method: "post", path: `${JOB}/cancel`, status: 202, otherStatus: [200] }],
+  http: [{ method: "post", path: `${JOB}/cancel`, rename: JOB_ID, status: 202, otherStatus: [200] }],
   async run(call, input) {
     const { db, clock } = call.services;
     const identity = call.auth.identity;
@@ -221,7 +223,7 @@ export const jobEvents = defineOperation({
     last_event_id: z.string().max(MAX_HEADER_INPUT_CHARS).optional().describe("Sent by EventSource on a reconnect."),
   },
   output: null,
-  http: [{ method: "get", path: `${JOB}/events`, stream: true, fromHeaders: { last_event_id: "last-event-id" } }],
+  http: [{ method: "get", path: `${JOB}/events`, rename: JOB_ID, stream: true, fromHeaders: { last_event_id: "last-event-id" } }],
   async run(call, input) {
     const job = await ownJob(call.services.db, call.auth.identity, input.job_id);
     if (input.last_event_id !== undefined && isTerminal(job)) return null;

@@ -57,7 +57,7 @@ export interface HttpBinding {
   status?: number;
   /** Input fields this route fixes (one operation, two routes); the client may not send them. */
   fixed?: Record<string, unknown>;
-  /** Input fields named otherwise in this route's query or body (field → name on the wire). */
+  /** Input fields named otherwise in this route's path, query or body (field → name on the wire). */
   rename?: Record<string, string>;
   /** Input fields read from request headers (field → header name, lower case). */
   fromHeaders?: Record<string, string>;

@@ -83,7 +83,7 @@ await describeEachDatabase("OpenAPI document", (t) => {
     expect(served.filter((r) => !NOT_OPERATIONS.includes(r))).toEqual(documented);
     expect(NOT_OPERATIONS.filter((r) => !served.includes(r))).toEqual([]);
     // The job operations are in it too.
-    for (const r of ["POST /api/v1/repos/{repo}/ingest", "GET /api/v1/jobs/{job_id}", "GET /api/v1/jobs/{job_id}/events", "POST /api/v1/repos/{repo}/uploads"]) {
+    for (const r of ["POST /api/v1/repos/{repo}/ingest", "GET /api/v1/jobs/{id}", "GET /api/v1/jobs/{id}/events", "POST /api/v1/repos/{repo}/uploads"]) {
       expect(documented).toContain(r);
     }
     const ids = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item!).map((o) => (o as OpenAPIV3_1.OperationObject).operationId));
@@ -118,10 +118,10 @@ await describeEachDatabase("OpenAPI document", (t) => {
     const upload = doc.paths!["/api/v1/repos/{repo}/uploads"]!.post!;
     expect(Object.keys((upload.requestBody as OpenAPIV3_1.RequestBodyObject).content)).toContain("application/octet-stream");
     expect(Object.keys(upload.responses!)).toContain("201");
-    const events = doc.paths!["/api/v1/jobs/{job_id}/events"]!.get!;
+    const events = doc.paths!["/api/v1/jobs/{id}/events"]!.get!;
     expect(Object.keys((events.responses!["200"] as OpenAPIV3_1.ResponseObject).content!)).toEqual(["text/event-stream"]);
-    expect(Object.keys(doc.paths!["/api/v1/jobs/{job_id}/cancel"]!.post!.responses!).sort()).toEqual(["200", "202", "default"]);
-    const wait = (doc.paths!["/api/v1/jobs/{job_id}"]!.get!.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.in === "query");
+    expect(Object.keys(doc.paths!["/api/v1/jobs/{id}/cancel"]!.post!.responses!).sort()).toEqual(["200", "202", "default"]);
+    const wait = (doc.paths!["/api/v1/jobs/{id}"]!.get!.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.in === "query");
     expect(wait?.name).toBe("wait");
   });
 

@@ -7,7 +7,7 @@ import { CodeSynapseError } from "./errors";
 import { ROUTES } from "./generated/api";
 import type { Output } from "./types";
 
-/** A job as `GET /api/v1/jobs/{job_id}` (operation `jobs.get`, MCP `get_job`) shows it. */
+/** A job as `GET /api/v1/jobs/{id}` (operation `jobs.get`, MCP `get_job`) shows it. */
 export type JobView = Output<"jobs.get">;
 export type JobStatus = JobView["status"];
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled", "abandoned", "refused"];
@@ -26,7 +26,7 @@ export type UploadInfo = Output<"uploads.create">;
 /** `jobs.get`; `waitMs` (≤ 30 s) lets the server hold the answer until the job ends. */
 export async function readJob(c: CodeSynapseClient, id: string, opts: CallOptions & { waitMs?: number } = {}): Promise<JobView> {
   const { waitMs, ...call } = opts;
-  return c.call("jobs.get", { job_id: id, ...(waitMs ? { wait: waitMs } : {}) }, call);
+  return c.call("jobs.get", { id, ...(waitMs ? { wait: waitMs } : {}) }, call);
 }
 
 /**

@@ -395,7 +395,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/jobs/{job_id}": {
+    "/api/v1/jobs/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -437,7 +437,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/jobs/{job_id}/cancel": {
+    "/api/v1/jobs/{id}/cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -457,7 +457,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/jobs/{job_id}/events": {
+    "/api/v1/jobs/{id}/events": {
         parameters: {
             query?: never;
             header?: never;
@@ -1509,7 +1509,7 @@ export interface operations {
             };
             path: {
                 /** @description The job id returned at submission ("job_…"). */
-                job_id: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -1638,7 +1638,7 @@ export interface operations {
             };
             path: {
                 /** @description The job id returned at submission ("job_…"). */
-                job_id: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -1734,7 +1734,7 @@ export interface operations {
             };
             path: {
                 /** @description The job id returned at submission ("job_…"). */
-                job_id: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -1790,8 +1790,8 @@ export const ROUTES = {
   "jobs.submit_ai_task": {"method":"post","path":"/api/v1/repos/{repo}/ai-tasks","pathParams":["repo"],"body":true},
   "jobs.submit_fix": {"method":"post","path":"/api/v1/repos/{repo}/fix-jobs","pathParams":["repo"],"body":true},
   "jobs.submit_embedding_refresh": {"method":"post","path":"/api/v1/repos/{repo}/embeddings/refresh","pathParams":["repo"],"body":true},
-  "jobs.get": {"method":"get","path":"/api/v1/jobs/{job_id}","pathParams":["job_id"],"body":false},
+  "jobs.get": {"method":"get","path":"/api/v1/jobs/{id}","pathParams":["id"],"body":false},
   "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false},
-  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{job_id}/cancel","pathParams":["job_id"],"body":false},
-  "jobs.events": {"method":"get","path":"/api/v1/jobs/{job_id}/events","pathParams":["job_id"],"body":false},
+  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false},
+  "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false},
 } as const;
