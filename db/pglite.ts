@@ -102,7 +102,9 @@ export async function openPGlite(dataDir: string | undefined, opts: PGliteOption
   const dir = path.resolve(dataDir);
   if (!existsSync(path.join(dir, "PG_VERSION"))) {
     const template = opts.template === undefined ? defaultTemplate() : opts.template;
-    if (template) await unpackTemplate(template, dir);
+    // A build replacing dist/ between the look-up and the unpack takes the template away: initdb then.
+    const gone = (err: unknown) => opts.template === undefined && (err as { cause?: NodeJS.ErrnoException }).cause?.code === "ENOENT";
+    if (template) await unpackTemplate(template, dir).catch((err: unknown) => (gone(err) ? initDataDir(dir) : Promise.reject(err)));
     else await initDataDir(dir);
   }
   return PGlite.create(dir, { startParams: PGLITE_START_PARAMS });

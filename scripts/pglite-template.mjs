@@ -52,7 +52,9 @@ export async function ensureTemplate(outdir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, name);
-  copyFileSync(cached, target);
+  // Written under another name and renamed: a server starting meanwhile sees the whole file or none.
+  copyFileSync(cached, `${target}.${process.pid}.tmp`);
+  renameSync(`${target}.${process.pid}.tmp`, target);
   return target;
 }
 
