@@ -1,24 +1,49 @@
 /**
- * `npm run bench:rss`: the resident memory of an idle `npm start` on a fresh data directory.
- * Starts the real process (`node bin/codesynapse.js start`, what `npm start` runs) with a new
- * CODESYNAPSE_DATA_DIR and a free port, reads its RSS from /proc every second for RSS_SECONDS
- * (60), and prints one line per second, then the peak and the steady RSS (the median of the last
- * third of the samples). RSS is the process tree's (the server and any child, e.g. the initdb of a
- * first start); the peak is the larger of the highest tree sample and any one process's
- * high-water mark (VmHWM). Budget (issue 17): steady ≤ 250 MB,
- * peak ≤ 400 MB; the last line says whether it holds. RSS_RUNS=2 measures a second start on the
- * same (now migrated) data directory as well. Linux only (/proc).
+ * `npm run bench:rss`: the resident memory of an idle `npm start` on a fresh data directory, and
+ * on a restart over the same directory (docs/stores.md#embedded-memory; issue 17's budget:
+ * steady ≤ 250 MB, peak ≤ 400 MB on a fresh data directory).
+ *
+ * Each configuration is started with a new CODESYNAPSE_DATA_DIR and a free port; its RSS is read
+ * from /proc every second for RSS_SECONDS (60) and printed, then the peak and the steady RSS (the
+ * median of the last third of the samples). RSS is the whole process tree's — the server, and any
+ * child (the initdb child of a first start without a template, npm and its shell when the
+ * configuration is `npm`); the peak is the larger of the highest tree sample and any one
+ * process's high-water mark (VmHWM, which catches a spike between two samples). Then the same
+ * data directory is started again (RSS_RUNS, default 2: fresh + restart). Linux only (/proc).
+ *
+ * Configurations (RSS_CONFIGS, comma-separated; default `start`):
+ *   start   what `npm start` runs, read from package.json's script: `node scripts/build.mjs`
+ *           (dist/ and the PGlite cluster template), then its server command (`CODESYNAPSE_RUN=dist
+ *           node --liftoff-only bin/codesynapse.js start`). The build runs once before the
+ *           measurement, as `npm start` runs it before the server.
+ *   npm     `npm start` itself, npm's own process and its shell included in the tree.
+ *   tsx     `node bin/codesynapse.js start` in this checkout: the sources through tsx (what the
+ *           e2e tests and `npx codesynapse start` run), with the template if dist/ has one.
+ *   base    RSS_BASELINE (a git revision, e.g. `main` or a commit): that revision's tree, unpacked
+ *           into a temporary directory with this checkout's node_modules linked in, started as its
+ *           `npm start` then did (`node bin/codesynapse.js start`, through tsx). Gives the
+ *           before/after side by side in one run: RSS_BASELINE=4cfc3ef RSS_CONFIGS=base,start.
+ * The closing table has one row per configuration and start.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const BIN = path.resolve(import.meta.dirname, "../bin/codesynapse.js");
+const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.RSS_SECONDS ?? 60);
-const RUNS = Number(process.env.RSS_RUNS ?? 1);
+const RUNS = Number(process.env.RSS_RUNS ?? 2);
+const CONFIGS = (process.env.RSS_CONFIGS ?? (process.env.RSS_BASELINE ? "base,start" : "start")).split(",").map((s) => s.trim());
 const STEADY_MB = 250;
 const PEAK_MB = 400;
+
+interface Launch {
+  label: string;
+  cwd: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
 
 function statusOf(pid: number): { rss: number; hwm: number } | undefined {
   try {
@@ -47,67 +72,136 @@ function treeOf(root: number): number[] {
   return out;
 }
 
-/** RSS of the whole tree now, and the largest high-water mark of any one process in it. */
-function memOf(pid: number): { rss: number; hwm: number } | undefined {
-  const main = statusOf(pid);
-  if (!main) return undefined;
+/** RSS of the whole tree now, how many processes it has, and the largest high-water mark of any one of them. */
+function memOf(pid: number): { rss: number; hwm: number; procs: number } | undefined {
+  if (!statusOf(pid)) return undefined;
   let rss = 0;
   let hwm = 0;
+  let procs = 0;
   for (const p of treeOf(pid)) {
     const m = statusOf(p);
     if (!m) continue;
     rss += m.rss;
     hwm = Math.max(hwm, m.hwm);
+    procs++;
   }
-  return { rss, hwm };
+  return { rss, hwm, procs };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const mb = (n: number) => `${n.toFixed(0)} MB`;
 
-async function measure(dataDir: string, label: string): Promise<{ steady: number; peak: number }> {
+/** The runner's environment without anything that would point the server at a store or a port of its own. */
+function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(DATABASE_URL|TEST_DATABASE_URL|REDIS_URL|NEO4J_|MILVUS_|HUGEGRAPH_|CODESYNAPSE_|MEMORY_STORE|VECTOR_INDEX|PORT)/.test(k)) env[k] = v;
-  const child = spawn(process.execPath, [BIN, "start"], {
-    env: { ...env, CODESYNAPSE_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info" },
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^(DATABASE_URL|TEST_DATABASE_URL|REDIS_|NEO4J_|MILVUS_|HUGEGRAPH_|CODESYNAPSE_|MEMORY_STORE|VECTOR_INDEX|PORT|METRICS_|OTEL_|npm_)/.test(k)) env[k] = v;
+  }
+  return env;
+}
+
+/** The server command of package.json's `start` script (its last `&&` step): `VAR=value … exec node ARGS`. */
+function npmStartServer(): { env: NodeJS.ProcessEnv; args: string[] } {
+  const script = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.start!;
+  const words = script.split("&&").at(-1)!.trim().split(/\s+/);
+  const env: NodeJS.ProcessEnv = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? "")) {
+    const [k, v] = words.shift()!.split("=") as [string, string];
+    env[k] = v;
+  }
+  if (words[0] === "exec") words.shift();
+  if (words.shift() !== "node") throw new Error(`package.json's start script does not end in a node command: ${script}`);
+  return { env, args: words };
+}
+
+function launchOf(config: string): Launch {
+  const bin = (root: string) => path.join(root, "bin", "codesynapse.js");
+  switch (config) {
+    case "start": {
+      const server = npmStartServer();
+      return { label: `npm start's server (${Object.entries(server.env).map(([k, v]) => `${k}=${v} `).join("")}node ${server.args.join(" ")})`, cwd: ROOT, command: process.execPath, args: server.args, env: server.env };
+    }
+    case "npm":
+      return { label: "npm start (npm + sh + server)", cwd: ROOT, command: "npm", args: ["start", "--silent"], env: {} };
+    case "tsx":
+      return { label: "sources through tsx", cwd: ROOT, command: process.execPath, args: [bin(ROOT), "start"], env: {} };
+    case "base": {
+      const rev = process.env.RSS_BASELINE;
+      if (!rev) throw new Error("RSS_CONFIGS=base needs RSS_BASELINE=<git revision>");
+      const dir = mkdtempSync(path.join(tmpdir(), "codesynapse-rss-base-"));
+      execFileSync("sh", ["-c", `git -C "${ROOT}" archive "${rev}" | tar -x -C "${dir}"`]);
+      symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+      const short = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", rev], { encoding: "utf8" }).trim();
+      return { label: `baseline ${short} (its npm start: tsx)`, cwd: dir, command: process.execPath, args: [bin(dir), "start"], env: {} };
+    }
+    default:
+      throw new Error(`unknown RSS_CONFIGS entry ${config} (start, npm, tsx, base)`);
+  }
+}
+
+async function measure(launch: Launch, dataDir: string, run: string): Promise<{ steady: number; peak: number; listening?: number }> {
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd,
+    env: { ...cleanEnv(), ...launch.env, CODESYNAPSE_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   let listeningAt: number | undefined;
   const started = Date.now();
   child.stdout.on("data", (d: Buffer) => {
     if (listeningAt === undefined && d.toString().includes('"msg":"listening"')) listeningAt = (Date.now() - started) / 1000;
   });
-  child.stderr.resume();
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const samples: number[] = [];
   let peak = 0;
-  console.log(`\n${label}: pid ${child.pid}, data dir ${dataDir}`);
-  console.log("  s   RSS");
-  for (let s = 1; s <= SECONDS; s++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const m = memOf(child.pid!);
-    if (!m) continue;
-    samples.push(m.rss);
-    peak = Math.max(peak, m.hwm, m.rss);
-    console.log(`${String(s).padStart(3)}  ${mb(m.rss).padStart(7)}${listeningAt !== undefined && samples.length === Math.ceil(listeningAt) ? "  (listening)" : ""}`);
+  console.log(`\n${launch.label}, ${run}: pid ${child.pid}, data dir ${dataDir}`);
+  console.log("  s   RSS  processes");
+  try {
+    for (let s = 1; s <= SECONDS; s++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
+      const m = memOf(child.pid!);
+      if (!m) continue;
+      samples.push(m.rss);
+      peak = Math.max(peak, m.hwm, m.rss);
+      const mark = listeningAt !== undefined && samples.length === Math.ceil(listeningAt) ? "  (listening)" : "";
+      console.log(`${String(s).padStart(3)}  ${mb(m.rss).padStart(7)}  ${m.procs}${mark}`);
+    }
+  } finally {
+    // The whole group: `npm start` forwards SIGTERM, but a stray child must not outlive the bench.
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      process.kill(-child.pid!, "SIGTERM");
+    });
   }
-  await new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+  const tail = samples.length - Math.floor((samples.length * 2) / 3);
   const steady = median(samples.slice(Math.floor((samples.length * 2) / 3)));
-  console.log(`${label}: listening after ${listeningAt?.toFixed(1) ?? "—"} s; peak (VmHWM) ${mb(peak)}; steady (median of the last ${samples.length - Math.floor((samples.length * 2) / 3)} s) ${mb(steady)}`);
-  return { steady, peak };
+  console.log(`${launch.label}, ${run}: listening after ${listeningAt?.toFixed(1) ?? "—"} s; peak ${mb(peak)}; steady (median of the last ${tail} s) ${mb(steady)}`);
+  return { steady, peak, ...(listeningAt !== undefined ? { listening: listeningAt } : {}) };
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-rss-"));
-try {
-  const results = [];
-  for (let run = 1; run <= RUNS; run++) results.push(await measure(dataDir, run === 1 ? "first start (fresh data dir)" : `start ${run} (same data dir)`));
-  console.log("\n| start | peak | steady | budget (peak ≤ 400 MB, steady ≤ 250 MB) |\n|---|---|---|---|");
-  results.forEach((r, i) =>
-    console.log(`| ${i === 0 ? "fresh" : `#${i + 1}`} | ${mb(r.peak)} | ${mb(r.steady)} | ${r.peak <= PEAK_MB && r.steady <= STEADY_MB ? "within" : "OVER"} |`),
-  );
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+if (CONFIGS.some((c) => c === "start" || c === "npm")) {
+  // What `npm start` does before its server: the build (dist/ and the cluster template; a new
+  // PGlite version makes its template here, once — see scripts/pglite-template.mjs).
+  console.log(execFileSync(process.execPath, [path.join(ROOT, "scripts", "build.mjs")], { encoding: "utf8" }).trim());
 }
+const rows: string[] = [];
+for (const config of CONFIGS) {
+  const launch = launchOf(config);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "codesynapse-rss-"));
+  try {
+    for (let run = 1; run <= RUNS; run++) {
+      const label = run === 1 ? "fresh data dir" : `restart ${run - 1} (same data dir)`;
+      const r = await measure(launch, dataDir, label);
+      const within = r.peak <= PEAK_MB && r.steady <= STEADY_MB;
+      rows.push(`| ${launch.label} | ${run === 1 ? "fresh" : `restart ${run - 1}`} | ${mb(r.peak)} | ${mb(r.steady)} | ${r.listening?.toFixed(1) ?? "—"} s | ${within ? "within" : "OVER"} |`);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (config === "base") rmSync(launch.cwd, { recursive: true, force: true });
+  }
+}
+console.log(`\n| configuration | start | peak | steady | listening after | budget (peak ≤ ${PEAK_MB} MB, steady ≤ ${STEADY_MB} MB) |\n|---|---|---|---|---|---|`);
+for (const row of rows) console.log(row);

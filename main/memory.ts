@@ -19,17 +19,10 @@ import { PostgresSessionStore } from "../db/graph/postgres/session-store";
 import { LocalVectorIndex } from "../db/vector/local";
 import { PostgresVectorRows } from "../db/vector/local-postgres";
 import type { Db } from "../db/schema";
-import type { Driver } from "neo4j-driver";
 import type { RepositoryMemoryStore } from "../core/memory/repository-store";
 import type { SessionMemoryStore } from "../core/memory/store";
 import type { SessionVectorIndex } from "../core/memory/vector-index";
-import { openNeo4j } from "../db/graph/neo4j/driver";
 import { once } from "../core/once";
-import { REPOSITORY_SCHEMA, Neo4jRepositoryStore } from "../db/graph/neo4j/repository-store";
-import { ensureSchema as ensureNeo4jSchema, SESSION_SCHEMA } from "../db/graph/neo4j/schema";
-import { Neo4jSessionStore } from "../db/graph/neo4j/session-store";
-import { Neo4jVectorIndex } from "../db/graph/neo4j/vector-index";
-import { MilvusVectorIndex } from "../db/vector/milvus";
 import { HugeGraphClient } from "../db/graph/hugegraph/client";
 import { HugeGraphRepositoryStore } from "../db/graph/hugegraph/repository-store";
 import {
@@ -38,6 +31,40 @@ import {
   SESSION_SCHEMA as HUGEGRAPH_SESSION_SCHEMA,
 } from "../db/graph/hugegraph/schema";
 import { HugeGraphSessionStore } from "../db/graph/hugegraph/session-store";
+import { deferred, lazy, type MethodNames } from "./deferred";
+
+// The methods of the Neo4j and Milvus adapters, which are deferred (api/deferred.ts): neither
+// driver is imported unless MEMORY_STORE=neo4j or VECTOR_INDEX=milvus uses it.
+const NEO4J_SESSION_STORE: MethodNames<SessionMemoryStore> = {
+  ping: true,
+  load: true,
+  commit: true,
+  clear: true,
+  revokeSession: true,
+  purgeSession: true,
+  purgeExpired: true,
+};
+const NEO4J_REPOSITORY_STORE: MethodNames<RepositoryMemoryStore> = {
+  inTransaction: false,
+  nearestEmbeddings: false,
+  upsertFacts: true,
+  searchNodes: true,
+  querySubgraph: true,
+  factsMatching: true,
+  factsTouching: true,
+  nodesMissingEmbedding: true,
+  setEmbeddings: true,
+  embeddings: true,
+  pruneSource: true,
+};
+const NEO4J_OR_MILVUS_VECTOR_INDEX: MethodNames<SessionVectorIndex> = {
+  ping: true,
+  upsert: true,
+  search: true,
+  deleteScope: true,
+  deleteSession: true,
+  deleteExpired: true,
+};
 
 export function buildEmbedder(config: Config): Embedder {
   if (config.EMBEDDER === "openai") {
@@ -80,23 +107,23 @@ export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger
 interface GraphStores {
   store: SessionMemoryStore;
   repo: RepositoryMemoryStore;
-  /** Set for MEMORY_STORE=neo4j: the driver, for Neo4j's own scope vectors. */
-  neo4j?: { driver: Driver; schema: () => Promise<void> };
+  /** Set for MEMORY_STORE=neo4j: Neo4j's own scope vectors, over the same driver. */
+  neo4jVectors?: SessionVectorIndex;
   close(): Promise<void>;
 }
 
 /** MEMORY_STORE: postgres (default; PGlite or PostgreSQL) or neo4j (NEO4J_URL, NEO4J_USER, NEO4J_PASSWORD). */
 function buildGraphStores(config: Config, db: Db): GraphStores {
   if (config.MEMORY_STORE === "neo4j") {
-    if (!config.NEO4J_URL) throw new AppError("unavailable", { message: "MEMORY_STORE=neo4j needs NEO4J_URL." });
-    const driver = openNeo4j({ url: config.NEO4J_URL, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD });
-    // Constraints and indexes are created once, before the first operation of any Neo4j store (idempotent).
-    const schema = once(() => ensureNeo4jSchema(driver, [...SESSION_SCHEMA, ...REPOSITORY_SCHEMA]));
+    const url = config.NEO4J_URL;
+    if (!url) throw new AppError("unavailable", { message: "MEMORY_STORE=neo4j needs NEO4J_URL." });
+    // One driver for the three, opened by the first call of any of them.
+    const neo4j = lazy(() => import("./memory-neo4j").then((m) => m.openNeo4jMemory({ url, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD })));
     return {
-      store: new Neo4jSessionStore(driver, { schema }),
-      repo: new Neo4jRepositoryStore(driver, { schema }),
-      neo4j: { driver, schema },
-      close: () => driver.close(),
+      store: deferred<SessionMemoryStore>("neo4j", () => neo4j.get().then((n) => n.store), NEO4J_SESSION_STORE),
+      repo: deferred<RepositoryMemoryStore>("neo4j", () => neo4j.get().then((n) => n.repo), NEO4J_REPOSITORY_STORE),
+      neo4jVectors: deferred<SessionVectorIndex>("neo4j", () => neo4j.get().then((n) => n.vectors), NEO4J_OR_MILVUS_VECTOR_INDEX),
+      close: async () => (await neo4j.started())?.close(),
     };
   }
   if (config.MEMORY_STORE === "hugegraph") {
@@ -120,11 +147,12 @@ function buildGraphStores(config: Config, db: Db): GraphStores {
  */
 function buildVectorIndex(config: Config, db: Db, graph: GraphStores, onWarning: (event: string) => void): { index: SessionVectorIndex; close(): Promise<void> } {
   if (config.VECTOR_INDEX === "milvus") {
-    if (!config.MILVUS_URL) throw new AppError("unavailable", { message: "VECTOR_INDEX=milvus needs MILVUS_URL." });
-    const index = new MilvusVectorIndex({ address: config.MILVUS_URL, onWarning });
-    return { index, close: () => index.close() };
+    const address = config.MILVUS_URL;
+    if (!address) throw new AppError("unavailable", { message: "VECTOR_INDEX=milvus needs MILVUS_URL." });
+    const milvus = lazy(() => import("../db/vector/milvus").then((m) => new m.MilvusVectorIndex({ address, onWarning })));
+    return { index: deferred<SessionVectorIndex>("milvus", () => milvus.get(), NEO4J_OR_MILVUS_VECTOR_INDEX), close: async () => (await milvus.started())?.close() };
   }
-  if (graph.neo4j) return { index: new Neo4jVectorIndex(graph.neo4j.driver, { schema: graph.neo4j.schema }), close: async () => undefined };
+  if (graph.neo4jVectors) return { index: graph.neo4jVectors, close: async () => undefined };
   // Embedded PGlite: this process is the database's only user, so decoded vectors may be cached.
   return { index: new LocalVectorIndex(new PostgresVectorRows(db, { processCache: !config.DATABASE_URL })), close: async () => undefined };
 }

@@ -19,12 +19,16 @@
  * keeps lazily imported modules (the stdio MCP forwarder) in their own chunks,
  * loaded only when their command runs, as in the sources.
  *
+ * It also puts the embedded database's cluster template in DIR/pglite-template/
+ * (scripts/pglite-template.mjs), so a fresh data directory never runs initdb in the server.
+ *
  *   node scripts/build.mjs [--outdir DIR]   (default: dist)
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { ensureTemplate } from "./pglite-template.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { outdir: { type: "string" } } });
@@ -66,4 +70,7 @@ const result = await build({
 const bytes = Object.entries(result.metafile.outputs)
   .filter(([file]) => file.endsWith(".js"))
   .reduce((n, [, o]) => n + o.bytes, 0);
-process.stdout.write(`built ${path.relative(root, outdir) || "."}/ (${Object.keys(result.metafile.inputs).length} modules, ${(bytes / 1024).toFixed(0)} KiB of JavaScript)\n`);
+const template = await ensureTemplate(outdir);
+process.stdout.write(
+  `built ${path.relative(root, outdir) || "."}/ (${Object.keys(result.metafile.inputs).length} modules, ${(bytes / 1024).toFixed(0)} KiB of JavaScript; ${path.relative(outdir, template)})\n`,
+);

@@ -51,7 +51,7 @@ beforeAll(async () => {
   copyFileSync(path.join(ROOT, "bin/codesynapse.js"), LAUNCHER);
   const built = await run(path.join(ROOT, "scripts/build.mjs"), ["--outdir", path.join(STAGE, "dist")], process.env);
   expect(built.code, built.stderr).toBe(0);
-  expect(built.stdout).toMatch(/^built .*dist\/ \(\d+ modules, \d+ KiB of JavaScript\)/);
+  expect(built.stdout).toMatch(/^built .*dist\/ \(\d+ modules, \d+ KiB of JavaScript; pglite-template\/pglite-[\d.]+\.tar\.gz\)/);
 }, 240_000);
 afterAll(() => rmSync(STAGE, { recursive: true, force: true }));
 
@@ -69,6 +69,8 @@ describe("the built CLI on the embedded default", () => {
   it("the build holds JavaScript only; the launcher beside it runs dist/ and migrates", async () => {
     const files = listFiles(STAGE).map((f) => path.relative(STAGE, f));
     expect(files).toContain("dist/cli.js");
+    // The embedded database's cluster template: a fresh data directory is unpacked from it, no initdb in the server.
+    expect(files.filter((f) => f.startsWith("dist/pglite-template/"))).toEqual([expect.stringMatching(/^dist\/pglite-template\/pglite-[\d.]+\.tar\.gz$/)]);
     expect(files.filter((f) => /\.(ts|mts|cts)$/.test(f))).toEqual([]);
     expect(existsSync(path.join(STAGE, "api"))).toBe(false);
 
