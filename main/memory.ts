@@ -33,7 +33,7 @@ import {
 import { HugeGraphSessionStore } from "../db/graph/hugegraph/session-store";
 import { deferred, lazy, type MethodNames } from "./deferred";
 
-// The methods of the Neo4j and Milvus adapters, which are deferred (api/deferred.ts): neither
+// The methods of the Neo4j and Milvus adapters, which are deferred (main/deferred.ts): neither
 // driver is imported unless MEMORY_STORE=neo4j or VECTOR_INDEX=milvus uses it.
 const NEO4J_SESSION_STORE: MethodNames<SessionMemoryStore> = {
   ping: true,

@@ -16,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 function run(env: Record<string, string>, callStore: boolean): { loaded: string[]; kinds: string[]; error?: string } {
   const script = `
     import { createRequire } from "node:module";
-    import { buildMemoryServices } from "./api/memory.ts";
+    import { buildMemoryServices } from "./main/memory.ts";
     import { loadConfig } from "./core/config.ts";
     import { silentLogger } from "./core/log.ts";
     import { systemClock } from "./core/clock.ts";

@@ -1,7 +1,7 @@
 /**
  * Adapters whose driver is imported on first use. neo4j-driver and the Milvus SDK (gRPC,
  * protobufjs) cost ~35 MB of a process that never talks to either — the embedded default
- * (docs/stores.md#embedded-memory) — so api/memory.ts builds their stores with a dynamic
+ * (docs/stores.md#embedded-memory) — so main/memory.ts builds their stores with a dynamic
  * import behind them, and buildMemoryServices stays synchronous for its callers.
  */
 

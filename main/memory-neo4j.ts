@@ -1,6 +1,6 @@
 /**
  * MEMORY_STORE=neo4j: session memory, repository memory and the scope vectors in one Neo4j,
- * over one driver. Imported by api/memory.ts on first use only (api/deferred.ts).
+ * over one driver. Imported by main/memory.ts on first use only (main/deferred.ts).
  */
 import { once } from "../core/once";
 import { openNeo4j, type Neo4jOptions } from "../db/graph/neo4j/driver";
