@@ -13,6 +13,7 @@ import { buildMemoryServices } from "../../main/memory";
 import type { MemoryServices } from "../../core/memory/services";
 import { openApiPath } from "../../api/openapi";
 import { operationRoutes } from "../../api/operations";
+import { scalarBundle } from "../../api/routes/reference";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
@@ -34,6 +35,9 @@ const NOT_OPERATIONS = [
   "GET /admin/jobs", // the operators' dashboard (platform admins)
   "GET /admin/queues",
   "GET /api/openapi.json", // this document
+  "GET /api/reference", // the interactive reference over it, its icon and its versioned bundle
+  "GET /api/reference/favicon.svg",
+  `GET ${scalarBundle().url}`,
   "GET /api/v1/me", // the signed-in account
   "POST /api/v1/auth/login", // browser sign-in
   "POST /api/v1/auth/logout",
