@@ -5,13 +5,12 @@
  * board at /admin/queues; a non-admin gets 403 on both. Screenshots are kept
  * under test/artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import { chromium, type BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { systemClock } from "../../core/clock";
 import { suspendMember } from "../../core/accounts/accounts";
@@ -24,22 +23,19 @@ import { failJob } from "../../queues/sql/failJob";
 import { upsertSchedule } from "../../queues/sql/upsertSchedule";
 import type { JobHandler } from "../../workers/handler";
 import { testContext } from "../support/app";
+import { describeInChromium, launchChromium } from "../support/chromium";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor, anyParams } from "../support/jobs";
-import { probeService, REQUIRE_SERVICES } from "../support/services";
+import { probeService } from "../support/services";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve("test/artifacts");
-const haveChromium = existsSync(CHROMIUM);
 const redis = await probeService("redis");
 const clock = systemClock;
 
-if (!haveChromium && !REQUIRE_SERVICES) console.warn(`[skip] admin dashboard browser test: chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
-
-(haveChromium || REQUIRE_SERVICES ? describe : describe.skip)("operators' dashboard in headless Chromium", () => {
+describeInChromium("operators' dashboard in headless Chromium", () => {
   let database: TestDatabase;
   let srv: TestServer;
   let browser: BrowserContext;
@@ -48,7 +44,6 @@ if (!haveChromium && !REQUIRE_SERVICES) console.warn(`[skip] admin dashboard bro
   const dispatchedIds: string[] = [];
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`REQUIRE_SERVICES=1 but chromium is not installed at ${CHROMIUM}`);
     mkdirSync(ARTIFACTS, { recursive: true });
     database = await openTestDatabase("pglite");
     const ctx = testContext(database.db, { clock });
@@ -58,14 +53,7 @@ if (!haveChromium && !REQUIRE_SERVICES) console.warn(`[skip] admin dashboard bro
     ctx.jobMetrics = new JobMetrics({ db: database.db });
     stopDispatcher = () => setup.queue.dispatcher.close();
     srv = await listen(createApp(ctx));
-    // A fresh profile directory per run (playwright passes it as --user-data-dir).
-    browser = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), "cs-chromium-")), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 1000 },
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
 
     // Real rows: queued (dispatched to BullMQ when Redis is there), running, failed, refused, a schedule.
     const e = await seedExecution(database.db, clock);

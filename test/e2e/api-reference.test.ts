@@ -8,26 +8,21 @@
  * from the page is blocked and reported), and the assets carry their content
  * types and cache headers. A screenshot is kept under test/artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { openApiDocument } from "../../api/openapi";
 import { REFERENCE_CSP, REFERENCE_PATH, scalarBundle } from "../../api/routes/reference";
 import { CATALOG } from "../../ops/catalog";
 import { testContext } from "../support/app";
+import { describeInChromium, launchChromium } from "../support/chromium";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
-import { REQUIRE_SERVICES } from "../support/services";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve("test/artifacts");
-const haveChromium = existsSync(CHROMIUM);
-
-if (!haveChromium && !REQUIRE_SERVICES) console.warn(`[skip] API reference browser test: chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
 
 /** Every operation the catalog mounts over HTTP, as the document names it: its operationId and title. */
 function catalogOperations(): Array<{ operationId: string; title: string }> {
@@ -68,24 +63,16 @@ async function watchedPage(browser: BrowserContext): Promise<{ page: Page; seen:
   return { page, seen };
 }
 
-(haveChromium || REQUIRE_SERVICES ? describe : describe.skip)("the API reference page in headless Chromium", () => {
+describeInChromium("the API reference page in headless Chromium", () => {
   let database: TestDatabase;
   let srv: TestServer;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`REQUIRE_SERVICES=1 but chromium is not installed at ${CHROMIUM}`);
     mkdirSync(ARTIFACTS, { recursive: true });
     database = await openTestDatabase("pglite");
     srv = await listen(createApp(testContext(database.db)));
-    // A fresh profile directory per run (playwright passes it as --user-data-dir).
-    browser = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), "cs-chromium-")), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 1000 },
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -9,11 +9,10 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../main/memory";
 import { grantRepo, removeMember, suspendMember } from "../../core/accounts/accounts";
 import { makeIdentity } from "../../core/execution/identity";
 import { enqueueJob } from "../../queues/sql/enqueueJob";
-import { testContext } from "../support/app";
+import { testContextWithMemory } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, registerThread, threadClient, type TestServer } from "../support/http";
@@ -40,9 +39,7 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
   let srv: TestServer;
   const clients: Client[] = [];
   beforeAll(async () => {
-    const ctx = testContext(t().db);
-    ctx.memory = buildMemoryServices(ctx.config, t().db, ctx.clock, ctx.logger);
-    srv = await listen(createApp(ctx));
+    srv = await listen(createApp(testContextWithMemory(t().db)));
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

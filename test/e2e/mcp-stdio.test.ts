@@ -10,10 +10,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../main/memory";
 import { removeMember } from "../../core/accounts/accounts";
 import { readSettings } from "../../api/mcp/stdio";
-import { testContext } from "../support/app";
+import { testContextWithMemory } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { listen, registerThread, threadClient, type TestServer } from "../support/http";
@@ -51,9 +50,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
   let srv: TestServer;
   const clients: Client[] = [];
   beforeAll(async () => {
-    const ctx = testContext(t().db);
-    ctx.memory = buildMemoryServices(ctx.config, t().db, ctx.clock, ctx.logger);
-    srv = await listen(createApp(ctx));
+    srv = await listen(createApp(testContextWithMemory(t().db)));
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

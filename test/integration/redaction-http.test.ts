@@ -7,12 +7,11 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pino } from "pino";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../main/memory";
 import type { MemoryServices } from "../../core/memory/services";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
-import { testContext } from "../support/app";
+import { testContextWithMemory } from "../support/app";
 
 // Real formats, fake values, built at run time so that this file itself holds no literal secret.
 const j = (...parts: string[]) => parts.join("");
@@ -37,9 +36,8 @@ await describeEachDatabase("redaction over the session-memory HTTP API", (t) => 
 
   beforeAll(async () => {
     const logger = pino({ level: "trace" }, { write: (s: string) => void (logs += s) });
-    const ctx = testContext(t().db, { logger });
-    memory = buildMemoryServices(ctx.config, t().db, ctx.clock, logger);
-    ctx.memory = memory;
+    const ctx = testContextWithMemory(t().db, { logger });
+    memory = ctx.memory;
     srv = await listen(createApp(ctx));
   });
   afterAll(() => srv.close());

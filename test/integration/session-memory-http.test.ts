@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pino } from "pino";
 import { createApp } from "../../api/app";
-import { buildMemoryServices } from "../../main/memory";
 import { grantRepo } from "../../core/accounts/accounts";
 import { MAX_FACTS_PER_NAMESPACE } from "../../core/limits";
 import type { MemoryServices } from "../../core/memory/services";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
-import { testContext } from "../support/app";
+import { testContextWithMemory } from "../support/app";
 
 await describeEachDatabase("session memory over HTTP", (t) => {
   let srv: TestServer;
@@ -17,9 +16,8 @@ await describeEachDatabase("session memory over HTTP", (t) => {
 
   beforeAll(async () => {
     const logger = pino({ level: "trace" }, { write: (s: string) => void (logs += s) });
-    const ctx = testContext(t().db, { logger });
-    memory = buildMemoryServices(ctx.config, t().db, ctx.clock, logger);
-    ctx.memory = memory;
+    const ctx = testContextWithMemory(t().db, { logger });
+    memory = ctx.memory;
     srv = await listen(createApp(ctx));
   });
   afterAll(() => srv.close());

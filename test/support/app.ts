@@ -1,9 +1,11 @@
-/** An AppContext around a test database, with a settable clock and silent logs. */
+/** An AppContext around a test database, with a settable clock and silent logs (and, with testContextWithMemory, memory). */
 import type { AppContext } from "../../api/context";
 import { ManualClock, type Clock } from "../../core/clock";
 import { loadConfig } from "../../core/config";
 import { silentLogger, type Logger } from "../../core/log";
+import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
+import { buildMemoryServices } from "../../main/memory";
 
 export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?: Record<string, string> } = {}): AppContext {
   return {
@@ -12,4 +14,10 @@ export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?
     config: loadConfig({ ...(opts.env ?? {}) }),
     logger: opts.logger ?? silentLogger(),
   };
+}
+
+/** testContext with the memory services the configuration names (main/memory.ts), as `start` wires them. */
+export function testContextWithMemory(db: Db, opts: Parameters<typeof testContext>[1] = {}): AppContext & { memory: MemoryServices } {
+  const ctx = testContext(db, opts);
+  return { ...ctx, memory: buildMemoryServices(ctx.config, db, ctx.clock, ctx.logger) };
 }
