@@ -37,8 +37,8 @@ export function acceptedRequestId(req: IncomingMessage): string | undefined {
 }
 
 export function requestLog(logger: Logger): RequestHandler {
+  // request_id comes from the request's child logger (quietReqLogger binds it), once per line.
   const finished = (req: IncomingMessage, res: ServerResponse, val: Record<string, unknown>) => ({
-    request_id: (req as Request).id,
     method: req.method,
     route: routeTemplate(req as Request),
     status: res.writableFinished ? res.statusCode : "aborted",

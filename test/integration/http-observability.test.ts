@@ -52,6 +52,9 @@ await describeEachDatabase("request logs and HTTP metrics", (t) => {
     await settle();
     const identity = lines().find((l) => l.request_id === id)!;
     expect(identity).toEqual({ level: 30, time: expect.any(Number), pid: expect.any(Number), hostname: expect.any(String), request_id: id, method: "GET", route: "/api/v1/execution/identity", status: 200, duration_ms: expect.any(Number), msg: "request completed" });
+    // Each field once: JSON.parse keeps the last of two equal keys, so count them in the raw line.
+    const raw = logs.split("\n").find((l) => l.includes(`"${id}"`) && l.includes("request completed"))!;
+    expect(raw.match(/"request_id":/g)).toHaveLength(1);
     expect(lines().find((l) => l.method === "DELETE")).toMatchObject({ route: "/api/v1/execution/sessions/:id", status: del.status });
     expect(lines().find((l) => l.route === "/api/v1/execution/sessions" && l.method === "POST")).toMatchObject({ status: 201 });
     expect(logs).not.toContain(session);
