@@ -25,9 +25,7 @@ import type { RepoLevel, Role } from "../db/schema";
 export type Credential =
   | { kind: "api_key"; prefix: string; hash: string }
   | { kind: "browser"; tokenHash: string; orgId?: string | undefined }
-  | { kind: "principal"; orgId: string; userId: string; apiKeyId: string | null; loginSessionId: string | null }
-  /** A caller this same request has already authorized (a repository check after the middleware): its account is rechecked. */
-  | { kind: "member"; orgId: string; userId: string };
+  | { kind: "principal"; orgId: string; userId: string; apiKeyId: string | null; loginSessionId: string | null };
 
 export interface AuthQuery {
   credential: Credential;
@@ -145,8 +143,6 @@ function checkCredential(c: Credential, r: AuthRow, now: Date): ErrorCode | unde
       }
       if (c.loginSessionId !== null) return r.login_id === null || r.login_user_id !== c.userId || signInEnded() ? "login_session_ended" : undefined;
       return "unauthenticated";
-    case "member":
-      return undefined;
   }
 }
 

@@ -105,8 +105,6 @@ export function queryInput(q: AuthQuery): [string | null, string | null, string 
       return [session, c.orgId ?? null, null, null, null, null, c.tokenHash, repoRef];
     case "principal":
       return [session, c.orgId, c.userId, c.apiKeyId, null, c.loginSessionId, null, repoRef];
-    case "member":
-      return [session, c.orgId, c.userId, null, null, null, null, repoRef];
   }
 }
 

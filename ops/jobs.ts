@@ -19,7 +19,7 @@ import { AppError } from "../core/errors";
 import { AI_JOB } from "../core/jobs/ai";
 import { EMBEDDING_JOB } from "../core/jobs/embedding";
 import { FIX_JOB } from "../core/jobs/fix";
-import { checkIngestSource, INGEST_JOB, type IngestParams } from "../core/jobs/ingest";
+import { INGEST_JOB } from "../core/jobs/ingest";
 import type { RepoJobKind } from "../core/jobs/kind";
 import { JOB_WAIT_MAX_MS, MAX_HEADER_INPUT_CHARS, MAX_JOB_LIST } from "../core/limits";
 import { signalCancel } from "../queues/cancel-signals";
@@ -56,7 +56,7 @@ const submitted = z.object({ job_id: z.string(), replayed: z.literal(true).optio
 const jobId = idString().describe('The job id returned at submission ("job_…").');
 
 /** The kind's rules across fields (exactly one source; a question needs its text), on the operation's input. */
-function kindRules(kind: RepoJobKind<unknown>) {
+function kindRules<P>(kind: RepoJobKind<P>) {
   const fields = Object.keys((kind.params as unknown as z.ZodObject).shape);
   return (input: Record<string, unknown>, ctx: z.RefinementCtx) => {
     const r = kind.params.safeParse(Object.fromEntries(Object.entries(input).filter(([k]) => fields.includes(k))));
@@ -73,7 +73,7 @@ interface SubmitSpec {
 }
 
 /** A submit operation of a kind: its parameters are its input, beside `repo` and the idempotency key. */
-function submitOperation(kind: RepoJobKind<unknown>, spec: SubmitSpec): Operation {
+function submitOperation<P>(kind: RepoJobKind<P>, spec: SubmitSpec): Operation {
   return defineOperation({
     name: spec.name,
     title: spec.title,
@@ -97,10 +97,8 @@ function submitOperation(kind: RepoJobKind<unknown>, spec: SubmitSpec): Operatio
       const jobs = call.services.jobs;
       if (!jobs || !jobs.registry.get(kind.kind)) throw new AppError("unavailable", { message: "This job kind is not available on this server." });
       const repoId = call.repo!.repoId;
-      if (kind === INGEST_JOB) {
-        const { db, clock, config } = call.services;
-        await checkIngestSource(config, params as IngestParams, { db, identity: call.auth.identity, repoId, now: clock.now() });
-      }
+      const { db, clock, config } = call.services;
+      await kind.checkSubmit?.(params as P, { config, db, identity: call.auth.identity, repoId, now: clock.now() });
       const { row, replayed } = await submitJobOnce(jobs, call.auth.identity, call.principal, {
         kind: kind.kind,
         params,

@@ -28,7 +28,15 @@ export const ingestParams = z
 
 export type IngestParams = z.infer<typeof ingestParams>;
 
-export const INGEST_JOB = defineJobKind({ kind: INGEST_KIND, pool: "ingest", restartable: true, maxAttempts: 3, repoLevel: "write", params: ingestParams });
+export const INGEST_JOB = defineJobKind({
+  kind: INGEST_KIND,
+  pool: "ingest",
+  restartable: true,
+  maxAttempts: 3,
+  repoLevel: "write",
+  params: ingestParams,
+  checkSubmit: (params, at) => checkIngestSource(at.config, params, at),
+});
 
 export type IngestSourceConfig = Pick<Config, "INGEST_ALLOWED_ROOTS" | "INGEST_GIT_ALLOWED">;
 

@@ -7,7 +7,9 @@
  * the handlers — so neither api/ nor ops/ imports workers/.
  */
 import type { z } from "zod";
-import type { RepoLevel } from "../../db/schema";
+import type { Db, RepoLevel } from "../../db/schema";
+import type { Config } from "../config";
+import type { Identity } from "../execution/identity";
 
 /** WRK-1: the dedicated pools. */
 export const POOLS = ["ingest", "ai", "embedding", "fix", "cleanup"] as const;
@@ -35,8 +37,20 @@ export interface JobKind<P = unknown> {
   params: z.ZodType<P>;
 }
 
-/** A user kind that works on a repository: it names the permission it needs. */
-export type RepoJobKind<P> = JobKind<P> & { repoLevel: RepoLevel; system?: false };
+/** What a kind's submission-time check may read: the server's configuration and the caller's execution. */
+export interface SubmitCheck {
+  config: Config;
+  db: Db;
+  identity: Identity;
+  repoId: string;
+  now: Date;
+}
+
+/**
+ * A user kind that works on a repository: it names the permission it needs, and may check its
+ * parameters against the world before a row is written (`checkSubmit`: ingest's source rules).
+ */
+export type RepoJobKind<P> = JobKind<P> & { repoLevel: RepoLevel; system?: false; checkSubmit?: (params: P, at: SubmitCheck) => Promise<void> };
 
 export function defineJobKind<P>(k: RepoJobKind<P>): RepoJobKind<P> {
   return k;

@@ -20,8 +20,7 @@ function query(kind: Kind): AuthQuery {
   const credential: Credential =
     kind === "api_key" ? { kind, prefix: "csk_00000000", hash: KEY_HASH }
     : kind === "browser" ? { kind, tokenHash: "t".repeat(64) }
-    : kind === "principal" ? { kind, orgId: "org1", userId: "user1", apiKeyId: "key1", loginSessionId: null }
-    : { kind, orgId: "org1", userId: "user1" };
+    : { kind, orgId: "org1", userId: "user1", apiKeyId: "key1", loginSessionId: null };
   return { credential, sessionId: "chat-1", repo: { ref: "repo1", level: "write" } };
 }
 
@@ -47,12 +46,11 @@ interface Fault {
   apply: (r: AuthRow, q: AuthQuery) => void;
 }
 
-const ALL: readonly Kind[] = ["api_key", "browser", "principal", "member"];
-const SIGNED_IN: readonly Kind[] = ["api_key", "browser", "principal"];
+const ALL: readonly Kind[] = ["api_key", "browser", "principal"];
 
 /** In precedence order: a fault earlier in this list is reported over any later one. */
 const FAULTS: readonly Fault[] = [
-  { name: "malformed session id", code: "invalid_session_header", kinds: SIGNED_IN, fields: ["q.session"], apply: (_r, q) => void (q.sessionId = "no spaces allowed") },
+  { name: "malformed session id", code: "invalid_session_header", kinds: ALL, fields: ["q.session"], apply: (_r, q) => void (q.sessionId = "no spaces allowed") },
   { name: "unknown key", code: "invalid_credentials", kinds: ["api_key"], fields: ["key_id"], apply: (r) => void (r.key_id = null) },
   { name: "wrong key secret", code: "invalid_credentials", kinds: ["api_key"], fields: ["key_hash"], apply: (r) => void (r.key_hash = sha256Hex("other")) },
   { name: "unknown sign-in", code: "invalid_credentials", kinds: ["browser"], fields: ["login_id"], apply: (r) => void (r.login_id = null) },
@@ -66,22 +64,21 @@ const FAULTS: readonly Fault[] = [
   { name: "browser in two orgs, none named", code: "org_selection_required", kinds: ["browser"], fields: ["memberships"], apply: (r) => void (r.memberships = "2") },
   { name: "org suspended", code: "org_suspended", kinds: ALL, fields: ["org_suspended_at"], apply: (r) => void (r.org_suspended_at = EARLIER) },
   { name: "membership suspended", code: "membership_suspended", kinds: ALL, fields: ["membership_suspended_at"], apply: (r) => void (r.membership_suspended_at = EARLIER) },
-  { name: "session not registered", code: "session_not_found", kinds: SIGNED_IN, fields: ["binding_org_id"], apply: (r) => void (r.binding_org_id = null) },
-  { name: "session of another user", code: "session_forbidden", kinds: SIGNED_IN, fields: ["binding_user_id"], apply: (r) => void (r.binding_user_id = "user2") },
+  { name: "session not registered", code: "session_not_found", kinds: ALL, fields: ["binding_org_id"], apply: (r) => void (r.binding_org_id = null) },
+  { name: "session of another user", code: "session_forbidden", kinds: ALL, fields: ["binding_user_id"], apply: (r) => void (r.binding_user_id = "user2") },
   {
-    name: "dashboard binding of another sign-in", code: "session_forbidden", kinds: SIGNED_IN, fields: ["binding_kind"],
+    name: "dashboard binding of another sign-in", code: "session_forbidden", kinds: ALL, fields: ["binding_kind"],
     apply: (r) => void ((r.binding_kind = "dashboard"), (r.binding_login_session_id = "ls-other")),
   },
-  { name: "session revoked", code: "session_revoked", kinds: SIGNED_IN, fields: ["binding_tombstone_reason", "binding_tombstoned_at"], apply: (r) => void ((r.binding_tombstone_reason = "revoked"), (r.binding_tombstoned_at = EARLIER)) },
-  { name: "session expired (tombstoned)", code: "session_expired", kinds: SIGNED_IN, fields: ["binding_tombstone_reason", "binding_tombstoned_at"], apply: (r) => void ((r.binding_tombstone_reason = "expired"), (r.binding_tombstoned_at = EARLIER)) },
-  { name: "session past its deadline", code: "session_expired", kinds: SIGNED_IN, fields: ["binding_expires_at"], apply: (r) => void (r.binding_expires_at = NOW) },
+  { name: "session revoked", code: "session_revoked", kinds: ALL, fields: ["binding_tombstone_reason", "binding_tombstoned_at"], apply: (r) => void ((r.binding_tombstone_reason = "revoked"), (r.binding_tombstoned_at = EARLIER)) },
+  { name: "session expired (tombstoned)", code: "session_expired", kinds: ALL, fields: ["binding_tombstone_reason", "binding_tombstoned_at"], apply: (r) => void ((r.binding_tombstone_reason = "expired"), (r.binding_tombstoned_at = EARLIER)) },
+  { name: "session past its deadline", code: "session_expired", kinds: ALL, fields: ["binding_expires_at"], apply: (r) => void (r.binding_expires_at = NOW) },
   { name: "repository not visible", code: "repo_not_found", kinds: ALL, fields: ["repo_id", "repo_level"], apply: (r) => void (r.repo_level = null) },
   { name: "repository grant too low", code: "repo_permission_denied", kinds: ALL, fields: ["repo_level"], apply: (r) => void (r.repo_level = "read") },
 ];
 
 function answer(kind: Kind, faults: readonly Fault[]): string {
   const q = query(kind);
-  if (kind === "member") delete q.sessionId;
   const r = row(kind);
   for (const f of faults) f.apply(r, q);
   const d = decide(q, r, NOW);
@@ -91,10 +88,9 @@ function answer(kind: Kind, faults: readonly Fault[]): string {
 describe("authorization rules", () => {
   it.each(ALL)("a %s credential in good standing is granted identity and repository", (kind) => {
     const q = query(kind);
-    if (kind === "member") delete q.sessionId;
-    const d = decide(q, row(kind), NOW);
+      const d = decide(q, row(kind), NOW);
     expect(d).toMatchObject({ ok: true, caller: { orgId: "org1", userId: "user1", role: "member" }, repo: { repoId: "repo1", level: "write" } });
-    if (kind !== "member") expect(d).toMatchObject({ binding: { expiresAt: LATER } });
+    expect(d).toMatchObject({ binding: { expiresAt: LATER } });
   });
 
   const cases = FAULTS.flatMap((f) => f.kinds.map((kind) => [f.name, kind, f] as const));
@@ -137,7 +133,7 @@ describe("authorization rules", () => {
   });
 
   it("a statement that found nothing is a bad credential, never a grant", () => {
-    for (const kind of SIGNED_IN) expect(decide(query(kind), undefined, NOW)).toMatchObject({ ok: false });
+    for (const kind of ALL) expect(decide(query(kind), undefined, NOW)).toMatchObject({ ok: false });
     expect(decide(query("api_key"), undefined, NOW)).toMatchObject({ code: "invalid_credentials" });
   });
 });
