@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 3): requests/s of GET /api/v1/execution/identity (auth +
+ * Benchmark: requests/s of GET /api/v1/execution/identity (auth +
  * binding resolution, no cache) against GET /api/v1/me (same auth, no
  * identity), in one run, on PGlite and on PostgreSQL (TEST_DATABASE_URL).
  * Run alone: npx tsx bench/identity.ts

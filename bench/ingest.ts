@@ -1,5 +1,5 @@
 /**
- * Ingest speed and memory (issue 16) on a real TypeScript project
+ * Ingest speed and memory on a real TypeScript project
  * (bench/code-project.ts, zod's source by default): files/s of parse + code
  * graph (what an ingest job computes before it writes) and the process's peak
  * RSS, for the line-regex reader, tree-sitter, and a tree-sitter re-ingest of

@@ -1,5 +1,5 @@
 /**
- * Parser quality (issue 16): on a real TypeScript project (bench/code-project.ts,
+ * Parser quality: on a real TypeScript project (bench/code-project.ts,
  * zod's source by default) the symbols and the import edges ingest finds are
  * compared with the TypeScript compiler API's answer, for the tree-sitter
  * reader ingest uses and for the line-regex reader it replaced.

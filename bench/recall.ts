@@ -1,5 +1,5 @@
 /**
- * Recall benchmark (issue 5).
+ * Recall benchmark.
  *  1. Latency: p50/p95 of session recall (HTTP-less, engine → store → local
  *     vector index) on a namespace filled to its limits (512 facts, entities
  *     up to the 24 KiB snapshot), on PGlite and on PostgreSQL

@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 15, item 3): the session registry at 10,000 organisations × 1,024 active
+ * Benchmark: the session registry at 10,000 organisations × 1,024 active
  * bindings (10,240,000 rows) against a near-empty registry, on the PostgreSQL server.
  *
  * Runs in a database of its own (`cs_bench_registry_<random>`), created on the server of

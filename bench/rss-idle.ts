@@ -1,6 +1,6 @@
 /**
  * `npm run bench:rss`: the resident memory of an idle `npm start` on a fresh data directory, and
- * on a restart over the same directory (docs/stores.md#embedded-memory; issue 17's budget:
+ * on a restart over the same directory (docs/stores.md#embedded-memory; the budget:
  * steady ≤ 250 MB, peak ≤ 400 MB on a fresh data directory).
  *
  * Each configuration is started with a new CODESYNAPSE_DATA_DIR and a free port; its RSS is read

@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 15, item 4): the scale curve. AI question jobs (local provider, the real
+ * Benchmark: the scale curve. AI question jobs (local provider, the real
  * handler: retrieval, LLM registry, authorize before work and in the fenced persist) submitted
  * over HTTP through 1 or 2 `codesynapse serve` processes and run by 1, 2 or 4
  * `codesynapse worker --pools ai` processes, on PostgreSQL (a database of its own, created and

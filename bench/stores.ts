@@ -1,5 +1,5 @@
 /**
- * Store benchmark (issue 7): session recall p50/p95 on a full namespace
+ * Store benchmark: session recall p50/p95 on a full namespace
  * (512 facts, the MEM-3 limit) for every available SessionMemoryStore, with
  * no vectors (lexical only), the store's local exact vectors, and Milvus —
  * side by side, in one run, through the same engine path (embed query →

@@ -5,7 +5,7 @@
  * flush that STARTED AFTER it was made, so a check coalesced here reads the
  * database no earlier than an individual check would have.
  *
- * Batches isolate failures (issue 11): when a flush of several members throws
+ * Batches isolate failures: when a flush of several members throws
  * an error that is not transient (core/retry.ts isTransientError: a NUL byte,
  * a bad cast, a constraint — something one member brought), each member is
  * sent again ALONE through the same flush (a one-item array), one after the

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (issue 14), Stripe's scheme: the header
+ * Webhook signatures, Stripe's scheme: the header
  *
  *   CodeSynapse-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
  *

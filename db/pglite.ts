@@ -1,5 +1,5 @@
 /**
- * Opening PGlite for the embedded default, sized for one small process (issue 17, measured by
+ * Opening PGlite for the embedded default, sized for one small process (measured by
  * `npm run bench:rss`; docs/stores.md#embedded-memory):
  *
  * - PostgreSQL's memory settings are the small end of sane for a single-connection embedded

@@ -1,5 +1,5 @@
 /**
- * Job status events (issue 14): the one status watcher per process
+ * Job status events: the one status watcher per process
  * (queues/job-watch.ts: one poll per process, not per client; changes quicker
  * than a poll are seen as one) behind `GET /api/v1/jobs/{id}/events` and the
  * bounded waits of `GET /api/v1/jobs/{id}?wait=` and `get_job`'s `wait_ms`.

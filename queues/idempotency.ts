@@ -1,5 +1,5 @@
 /**
- * Idempotent submissions (issue 14). A submission may carry a client's key
+ * Idempotent submissions. A submission may carry a client's key
  * (`Idempotency-Key` header, `idempotency_key` tool argument); for 24 h the
  * same execution identity (tenant, subject, session) sending the same key gets
  * the job the first submission created, and the same key with another request

@@ -1,5 +1,5 @@
 /**
- * One shared watch of job statuses per process (issue 14): what the job event
+ * One shared watch of job statuses per process: what the job event
  * streams (`GET /api/v1/jobs/{id}/events`) and the bounded waits (`?wait=`,
  * `get_job` `wait_ms`) listen to.
  *

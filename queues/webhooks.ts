@@ -1,5 +1,5 @@
 /**
- * Per-organisation completion webhooks (issue 14): the configuration an org's
+ * Per-organisation completion webhooks: the configuration an org's
  * operator sets, and the durable delivery rows.
  *
  * States of a delivery:

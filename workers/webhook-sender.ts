@@ -1,5 +1,5 @@
 /**
- * The webhook sender (issue 14): every worker process runs one, like the
+ * The webhook sender: every worker process runs one, like the
  * reconciler. Each pass claims a bounded batch of due deliveries
  * (queues/webhooks.ts, `skip locked` with a lease: processes share the work,
  * never a row), POSTs each signed body (core/webhook-signature.ts) with a

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 // Frozen once released: write a new migration instead of editing this one.
-// Idempotent submissions and completion webhooks (issue 14). See docs/jobs.md.
+// Idempotent submissions and completion webhooks. See docs/jobs.md.
 export async function up(db: Kysely<any>): Promise<void> {
   // One row per (execution identity, key): the job a submission with that key created, for 24 h.
   // The key itself is never stored, only its SHA-256 (a client may put anything in a key).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 // Frozen once released: write a new migration instead of editing this one.
-// Code intelligence (issue 16): job progress, the per-file parse cache of
+// Code intelligence: job progress, the per-file parse cache of
 // incremental ingest, compact (float4) vectors. `down` drops session vectors (a reindex restores them). See docs/job-kinds.md and docs/memory.md.
 export async function up(db: Kysely<any>): Promise<void> {
   // Progress of a running job (files done of total for ingest); null where a kind reports none.

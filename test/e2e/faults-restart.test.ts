@@ -1,5 +1,5 @@
 /**
- * The fault suite with real processes (issue 11): `codesynapse serve` and two
+ * The fault suite with real processes: `codesynapse serve` and two
  * `codesynapse worker` processes on a private PostgreSQL server and a private
  * Redis (so restarting them disturbs no other suite).
  * - PostgreSQL restarts (`pg_ctl restart -m fast`) while jobs run: no process

@@ -1,5 +1,5 @@
 /**
- * Any API node serves any MCP session (MCP-2, issue 15): two real `codesynapse serve`
+ * Any API node serves any MCP session (MCP-2): two real `codesynapse serve`
  * processes on one real PostgreSQL database (created for this file, dropped after), behind a
  * round-robin HTTP proxy on 127.0.0.1, and the SDK's own Client through initialize and
  * alternating tool calls. Rebinding is refused on both nodes, a first binding raced on the two

@@ -1,5 +1,5 @@
 /**
- * Identity and repository permission in ONE statement (issue 13 item 2), on every path an
+ * Identity and repository permission in ONE statement, on every path an
  * operation is reached by: a REST route and an MCP tool call each run the authorization read
  * (AUTHORIZE_READ) exactly once per call, and its answers follow the one refusal order —
  * credential, account, binding, then repository, and input validation before the repository's

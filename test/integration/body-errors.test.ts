@@ -1,5 +1,5 @@
 /**
- * Refusals of a request body say what to do (issue 17): a 413 names the limit (in KiB/MiB, and the
+ * Refusals of a request body say what to do: a 413 names the limit (in KiB/MiB, and the
  * variable where one sets it), a 415 names the content types the route takes, on the snapshot
  * upload route and on every JSON route. None quotes what was sent.
  */

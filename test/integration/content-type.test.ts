@@ -1,4 +1,4 @@
-/** Protocol hygiene (issue 12 part 5): a body that is not JSON on a JSON route is 415, never run on defaults. */
+/** Protocol hygiene: a body that is not JSON on a JSON route is 415, never run on defaults. */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { describeEachDatabase } from "../support/databases";

@@ -1,5 +1,5 @@
 /**
- * CSRF (issue 12 part 2): a cookie-authenticated unsafe request must be same-origin — Sec-Fetch-Site
+ * CSRF: a cookie-authenticated unsafe request must be same-origin — Sec-Fetch-Site
  * same-origin/none when sent, else an Origin equal to PUBLIC_ORIGIN (unset: the request's own Host);
  * neither header on a cookie request is refused. API-key requests are unaffected; safe methods too.
  */

@@ -1,5 +1,5 @@
 /**
- * The API through a database outage (issue 11, "self-healing"), on the real
+ * The API through a database outage ("self-healing"), on the real
  * PostgreSQL server behind a TCP proxy: while it is unreachable `/readyz` says
  * which dependency is down and every request is answered 503
  * `dependency_unavailable` promptly (no crash, no hang, no 500); once it is

@@ -30,7 +30,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const K8S = path.join(ROOT, "deploy/k8s");
 const KUBERNETES_VERSIONS = ["1.29.0", "1.37.0"];
-// METRICS_PORT: the worker processes' metrics server (issue 14, item 3), configured in core/config.ts by that change.
+// METRICS_PORT: the worker processes' metrics server, configured in core/config.ts.
 const KNOWN_CONFIG = new Set([...Object.keys(configSchema.shape), "METRICS_PORT"]);
 
 let bin = "";

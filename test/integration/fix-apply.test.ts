@@ -1,6 +1,6 @@
 /**
  * Fix proposals are checked with `git apply --check` against the snapshot
- * before the job succeeds (WRK-5, issue 16), on PGlite and PostgreSQL, with a
+ * before the job succeeds (WRK-5), on PGlite and PostgreSQL, with a
  * model behind an OpenAI-compatible endpoint (a local HTTP server here) that
  * returns the patch the test chooses: one that applies succeeds, a stale one
  * (its context no longer matches) and one that leaves the snapshot fail with

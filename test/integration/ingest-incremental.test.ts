@@ -1,6 +1,6 @@
 /**
  * Incremental re-ingest by content hash, .gitignore, and progress on the job
- * row (WRK-2, issue 16), over the real runner and stores on PGlite and
+ * row (WRK-2), over the real runner and stores on PGlite and
  * PostgreSQL: an unchanged file is not parsed again (the job's result says
  * how many were: files_parsed / files_unchanged / files_deleted), a deleted
  * file is pruned from the graph and the cache, and the graph stays whole.

@@ -1,5 +1,5 @@
 /**
- * Completion events (issue 14) over the real app and real worker pools, on
+ * Completion events over the real app and real worker pools, on
  * PGlite and PostgreSQL: `GET /api/v1/jobs/{id}/events` streams the owner's job
  * from its current status to its end and is refused — exactly as reading the
  * job is — to another session, user or tenant; heartbeats; one shared poll

@@ -1,5 +1,5 @@
 /**
- * BullMQ dispatch on a real Redis Cluster (issue 15): three masters, three replicas.
+ * BullMQ dispatch on a real Redis Cluster: three masters, three replicas.
  * - On the shared cluster (test/services/redis-cluster.sh): every pool's queue keeps all its
  *   keys in one hash slot (the `{jobs-<pool>}` hash tag), the pools spread over the masters,
  *   and jobs of every pool run once through the shared claim.

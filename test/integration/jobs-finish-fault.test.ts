@@ -1,5 +1,5 @@
 /**
- * A connection killed under a worker's finish (issue 11): the server
+ * A connection killed under a worker's finish: the server
  * terminates the backend of the fenced persist transaction after the
  * handler's writes and before its commit. The handler is not run again: the
  * transaction is retried whole on a new connection (core/retry.ts), the job

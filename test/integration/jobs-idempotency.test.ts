@@ -1,5 +1,5 @@
 /**
- * Idempotent submissions (issue 14) over the real app, on PGlite and PostgreSQL:
+ * Idempotent submissions over the real app, on PGlite and PostgreSQL:
  * an `Idempotency-Key` returns the first job for 24 h, the same key with another
  * body is 409, keys are scoped by the execution identity, bad keys are 400, and
  * concurrent submissions with one key — through two API nodes with their own

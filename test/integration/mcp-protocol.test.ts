@@ -1,4 +1,4 @@
-/** Protocol hygiene (issue 12 part 5): an unsupported mcp-protocol-version never comes back, or reaches the logs, verbatim. */
+/** Protocol hygiene: an unsupported mcp-protocol-version never comes back, or reaches the logs, verbatim. */
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";

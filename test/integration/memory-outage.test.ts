@@ -1,5 +1,5 @@
 /**
- * The API through a Neo4j and Milvus outage (issue 11, "self-healing"): the
+ * The API through a Neo4j and Milvus outage ("self-healing"): the
  * memory store (Neo4j) and the vector index (Milvus) sit behind TCP proxies.
  * While they are unreachable, `/readyz` names them and memory requests are
  * answered 503 `dependency_unavailable` (no crash, no hang, no 500); once they

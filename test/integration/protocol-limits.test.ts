@@ -1,5 +1,5 @@
 /**
- * Protocol hygiene at the edges (issue 12 part 5): oversized headers and deeply
+ * Protocol hygiene at the edges: oversized headers and deeply
  * nested JSON get a clear 4xx, never a 5xx, and the server serves on.
  */
 import net from "node:net";

@@ -1,5 +1,5 @@
 /**
- * Rate limits (issue 12 part 3), set low through the configuration: sign-in per account+client and
+ * Rate limits, set low through the configuration: sign-in per account+client and
  * per client with a growing block that a success resets (a victim on another client is never locked
  * out), registration per organisation, uploads per session, MCP initialize per API key. Every refusal
  * is 429 `rate_limited` with `Retry-After`, and quotes nothing of the request.

@@ -1,5 +1,5 @@
 /**
- * Completion webhooks (issue 14) with real local HTTP receivers, on PGlite and
+ * Completion webhooks with real local HTTP receivers, on PGlite and
  * PostgreSQL: a job of an organisation with a webhook reaches a terminal status
  * (through the real runner, or a cancel) → one durable delivery, POSTed with a
  * valid HMAC-SHA256 signature; a receiver that fails twice gets it on the third
