@@ -5,13 +5,17 @@
 import { getIdentity } from "./identity";
 import {
   clearSessionMemory,
+  exportSessionMemory,
+  importSessionMemory,
   indexRepositoryMemory,
   offloadTurns,
   promoteSessionFacts,
   querySubgraph,
   readSessionMemory,
   recallContext,
+  retractSessionFact,
   searchGraphNodes,
+  sessionFactHistory,
   upsertGraphTriples,
   upsertSessionFacts,
 } from "./memory";
@@ -34,6 +38,10 @@ export const CATALOG: readonly Operation<any, any>[] = [
   offloadTurns,
   upsertSessionFacts,
   readSessionMemory,
+  retractSessionFact,
+  sessionFactHistory,
+  exportSessionMemory,
+  importSessionMemory,
   clearSessionMemory,
   promoteSessionFacts,
   upsertGraphTriples,
