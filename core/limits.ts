@@ -48,7 +48,7 @@ export const MAX_PROMOTE_FACT_IDS = 50;
  * live limits above, and toward the per-session and per-tenant fact quotas.
  */
 export const MAX_HISTORY_PER_NAMESPACE = 512;
-export const MAX_HISTORY_BYTES = 96 * 1024;
+export const MAX_HISTORY_BYTES = 256 * 1024;
 /** Predicates a namespace may declare single-valued (one live object per subject). */
 export const MAX_SINGLE_VALUED_PREDICATES = 32;
 /** Facts one upsert may name in `supersedes`. */

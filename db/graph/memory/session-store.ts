@@ -119,6 +119,16 @@ export class InMemorySessionStore implements SessionMemoryStore {
     void now;
   }
 
+  /** What one session still holds, any namespace: rows and non-empty docs (erasure checks read it like a backend). */
+  countSession(tenantId: string, sessionId: string): { entities: number; facts: number; docs: number } {
+    const roots = this.sessionRoots(tenantId, sessionId);
+    return {
+      entities: roots.reduce((n, r) => n + r.content.entities.length, 0),
+      facts: roots.reduce((n, r) => n + r.content.facts.length, 0),
+      docs: roots.filter((r) => Object.keys(r.content.doc).length > 0).length,
+    };
+  }
+
   async revokeSession(tenantId: string, sessionId: string): Promise<void> {
     this.revoked.add(sk(tenantId, sessionId));
   }
