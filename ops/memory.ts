@@ -58,7 +58,10 @@ export const recallContext = defineOperation({
     query: recallQuery,
     limit: recallLimit,
     memory_scope: z.enum(["session", "repository"]).default("session").describe('"session" (default): this thread only; "repository": durable shared memory.'),
-    as_of: asOf,
+    as_of: asOf.describe(
+      "Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), " +
+        "including facts since superseded or retracted.",
+    ),
   },
   output: recallResults,
   level: "read",

@@ -664,7 +664,7 @@ export interface operations {
                     limit?: number;
                     /**
                      * Format: date-time
-                     * @description Answer what the thread believed at this time (platform clock): the facts current then, including ones since superseded or retracted.
+                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
                      */
                     as_of?: string;
                 };
@@ -733,7 +733,7 @@ export interface operations {
                     limit?: number;
                     /**
                      * Format: date-time
-                     * @description Answer what the thread believed at this time (platform clock): the facts current then, including ones since superseded or retracted.
+                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
                      */
                     as_of?: string;
                 };
