@@ -6,6 +6,7 @@ import { getIdentity } from "./identity";
 import {
   clearSessionMemory,
   exportSessionMemory,
+  forgetSessionWrites,
   importSessionMemory,
   indexRepositoryMemory,
   offloadTurns,
@@ -45,6 +46,7 @@ export const CATALOG: readonly Operation<any, any>[] = [
   clearSessionMemory,
   promoteSessionFacts,
   upsertGraphTriples,
+  forgetSessionWrites,
   indexRepositoryMemory,
   searchGraphNodes,
   querySubgraph,

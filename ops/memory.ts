@@ -294,6 +294,21 @@ export const upsertGraphTriples = defineOperation({
   run: async (call, input) => memoryOf(call).repository.upsertTriples(call.auth.identity, call.repo!.repoId, { triples: input.triples, source: input.source }),
 });
 
+export const forgetSessionWrites = defineOperation({
+  name: "repository_memory.forget_session",
+  title: "Forget what a session wrote to repository memory",
+  description:
+    "Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote " +
+    "(origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, " +
+    "with their origin cleared. Answers an erasure receipt {scope: \"promoted\", session_id, stores: [{store, entities, facts, history, status}], done}.",
+  input: { repo: repoRef, session_id: idString().describe("The session whose durable writes to forget (an origin_session_id).") },
+  output: erasureReceipt,
+  level: "admin",
+  http: [{ method: "post", path: `${REPOSITORY}/forget-session` }],
+  mcp: { tool: "forget_session_writes" },
+  run: async (call, input) => memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id),
+});
+
 export const indexRepositoryMemory = defineOperation({
   name: "repository_memory.index",
   title: "Embed repository memory",

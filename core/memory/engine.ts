@@ -585,6 +585,28 @@ export class SessionMemoryEngine {
     return factViews(s).filter((f) => want.has(f.fact_id));
   }
 
+  /**
+   * Promotion lineage, one bounded text per live fact: the session fact's ID, since when it
+   * was current, and the facts it replaced (with their intervals). Unknown IDs are absent.
+   */
+  async lineage(scope: MemoryScope, ids: string[]): Promise<Map<string, string>> {
+    const s = await this.snapshot(scope);
+    const byId = new Map(s.entities.map((e) => [e.id, e.name]));
+    const out = new Map<string, string>();
+    const hist = historyOf(s);
+    for (const f of s.facts) {
+      if (!ids.includes(f.fact_id)) continue;
+      const parts = [`promoted from session fact ${f.fact_id} of session ${s.key.session_id}, current since ${iso(f.doc.valid_from) ?? "before validity was recorded"}`];
+      for (const v of hist) {
+        if (v.fact_id !== f.fact_id && !v.replaced_by.includes(f.fact_id)) continue;
+        const what = `${byId.get(v.subject_id) ?? "?"} ${v.predicate} ${byId.get(v.object_id) ?? "?"}`;
+        parts.push(`${v.fact_id === f.fact_id ? "earlier interval" : "replaced"} ${v.fact_id} (${what}) ${iso(v.valid_from) ?? "?"}..${new Date(v.valid_to).toISOString()} ${v.ended}`);
+      }
+      out.set(f.fact_id, parts.join("; ").slice(0, MAX_SOURCE_CHARS));
+    }
+    return out;
+  }
+
   /** Embeds every entity of the namespace that has none yet in the index (bounded by the namespace size). */
   async reindex(scope: MemoryScope): Promise<number> {
     const owner = scopeOwner(scope);

@@ -281,6 +281,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{repo}/memory/forget-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget what a session wrote to repository memory
+         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared. Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, status}], done}.
+         *
+         *     MCP tool: `forget_session_writes`.
+         *
+         *     Needs `admin` permission on the repository.
+         */
+        post: operations["repository_memory.forget_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{repo}/memory/index": {
         parameters: {
             query?: never;
@@ -1324,6 +1348,63 @@ export interface operations {
             };
         };
     };
+    "repository_memory.forget_session": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The session whose durable writes to forget (an origin_session_id). */
+                    session_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Forget what a session wrote to repository memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        scope: "namespace" | "session" | "promoted";
+                        session_id: string;
+                        stores: {
+                            store: string;
+                            entities: number;
+                            facts: number;
+                            history: number;
+                            /** @enum {string} */
+                            status: "done" | "pending";
+                        }[];
+                        done: boolean;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "repository_memory.index": {
         parameters: {
             query?: never;
@@ -2121,6 +2202,7 @@ export const ROUTES = {
   "session_memory.import": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/import","pathParams":["repo"],"body":true},
   "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true},
   "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true},
+  "repository_memory.forget_session": {"method":"post","path":"/api/v1/repos/{repo}/memory/forget-session","pathParams":["repo"],"body":true},
   "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true},
   "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false},
   "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false},
