@@ -263,7 +263,12 @@ export function sessionMemoryValidityContract(h: () => ValidityHarness): void {
     const g = (await b.engine.upsert(b.scope, { triples: [{ subject: "Queue", predicate: "runs_on", object: "Redis" }] })).facts[0]!;
     await b.engine.upsert(b.scope, { triples: [{ subject: "Queue", predicate: "runs_on", object: "Valkey" }], supersedes: [g.fact_id] });
     await b.engine.upsert(second, { triples: [{ subject: "Worker", predicate: "reads", object: "Queue" }] });
-    if (h().residue) expect(await h().residue!(b.o.tenant_id, b.o.session_id)).toMatchObject({ entities: 5, facts: 2, docs: 1 });
+    if (h().residue) {
+      const before = await h().residue!(b.o.tenant_id, b.o.session_id);
+      expect(before).toMatchObject({ entities: 5, facts: 2, docs: 1 });
+      // The direct read sees the vectors too (one per entity), so the zero below is a real zero.
+      expect(before.vectors).toBe(5);
+    }
     let r = await revokeSessionMemory(h(), b.o.tenant_id, b.o.session_id, t0);
     while (!r.done) r = await purgeSession(h(), b.o.tenant_id, b.o.session_id);
     expect((await refusal(h().store.load(b.o, t0))).code).toBe("session_revoked");
