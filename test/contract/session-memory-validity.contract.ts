@@ -160,6 +160,22 @@ export function sessionMemoryValidityContract(h: () => ValidityHarness): void {
     expect(hist.versions[1]!.valid_from).toBe(new Date(t0 + 3 * MIN).toISOString());
   });
 
+  it("concurrent writers of one single-valued slot: exactly one fact stays current, the replaced ones are in history", async () => {
+    const { o, engine, scope } = setup();
+    await engine.upsert(scope, { triples: [{ subject: "Api", predicate: "deployed_to", object: "eu-west-1" }], single_valued: ["deployed_to"] });
+    const regions = ["us-east-1", "ap-south-1", "eu-central-1"];
+    const settled = await Promise.allSettled(regions.map((r) => engine.upsert(scope, { triples: [{ subject: "Api", predicate: "deployed_to", object: r }] })));
+    // Each writer either won a commit or gave up after its retries with a revision conflict; never a merge of both.
+    for (const x of settled) if (x.status === "rejected") expect((x.reason as AppError).code).toBe("revision_conflict");
+    const won = settled.filter((x) => x.status === "fulfilled").length;
+    expect(won).toBeGreaterThanOrEqual(1);
+    const s = await h().store.load(o, t0);
+    const live = s!.facts.filter((f) => f.predicate === "deployed_to");
+    expect(live).toHaveLength(1);
+    // Every write that committed ended the fact current before it: the history holds exactly those.
+    expect(historyOf(s!).filter((v) => v.predicate === "deployed_to")).toHaveLength(won);
+  });
+
   it("retracts: the fact leaves reads and recall, its history says when, and a second retraction is 404", async () => {
     const { o, clock, engine, scope } = setup();
     const f = (await engine.upsert(scope, { triples: [{ subject: "Cache", predicate: "backed_by", object: "Memcached" }], observed_at: t0 - 60 * MIN })).facts[0]!;
