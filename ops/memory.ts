@@ -28,7 +28,7 @@ import { instant, type MemoryScope } from "../core/memory/engine";
 import type { MemoryServices } from "../core/memory/services";
 import { EXPORT_FORMAT } from "../core/memory/transfer";
 import { defineOperation, type OpCall } from "./operation";
-import { factIds, factView, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
+import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
 import { asOf, erasureReceipt, factHistory, liveFact, sessionFactId } from "./memory-schemas";
 
 const SESSION = "/api/v1/repos/:repo/session-memory";
