@@ -15,6 +15,7 @@ import { SessionCleaners } from "../../core/retention/cleaners";
 import type { Db } from "../../db/schema";
 import { buildMemoryServices } from "../../main/memory";
 import { describeEachDatabase } from "../support/databases";
+import { grantRepo } from "../../core/accounts/accounts";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
@@ -140,5 +141,32 @@ await describeEachDatabase("session memory that changes: learn, contradict, reca
     // Another thread of the same user cannot see or retract it.
     const other = await registerThread(srv.url, a.apiKey);
     expect((await call(srv.url, "GET", sm(`/facts/${id}/history`), { headers: other.headers })).status).toBe(404);
+  });
+  it("a repository admin forgets what one thread promoted: its durable facts and nodes go, a writer may not, a receipt says what went", async () => {
+    const a = await seedAccount(t().db, { repoLevel: "write" });
+    const th = await registerThread(srv.url, a.apiKey);
+    const other = await registerThread(srv.url, a.apiKey);
+    const sm = (h: Record<string, string>, body: unknown) => call(srv.url, "POST", `/api/v1/repos/${a.repoId}/session-memory`, { headers: h, body });
+    const w = await sm(th.headers, { triples: [{ subject: "LedgerService", predicate: "writes", object: "JournalTable" }] });
+    const p = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/session-memory/promote`, { headers: th.headers, body: { fact_ids: [w.body.facts[0].fact_id] } });
+    expect(p.status).toBe(200);
+    const row = await t().db.selectFrom("repo_edges").select(["props"]).where("id", "=", p.body.promoted[0]).executeTakeFirstOrThrow();
+    expect((row.props as { source: string }).source).toContain(`promoted from session fact ${w.body.facts[0].fact_id} of session ${th.session}`);
+    const kept = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/triples`, { headers: other.headers, body: { triples: [{ subject: "Billing", predicate: "reads", object: "JournalTable" }] } });
+    expect(kept.status).toBe(200);
+    const url = `/api/v1/repos/${a.repoId}/memory/forget-session`;
+    const denied = await call(srv.url, "POST", url, { headers: th.headers, body: { session_id: th.session } });
+    expect([denied.status, denied.body.error.code]).toEqual([403, "repo_permission_denied"]);
+    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    const r = await call(srv.url, "POST", url, { headers: other.headers, body: { session_id: th.session } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ scope: "promoted", session_id: th.session, done: true, stores: [{ store: `repository:${memory.repository.store.kind}`, entities: 1, facts: 1, history: 0, status: "done" }] });
+    const left = await t().db.selectFrom("repo_edges").select(["id", "origin_session_id"]).where("repo_id", "=", a.repoId).execute();
+    expect(left.map((e) => e.origin_session_id)).toEqual([other.session]);
+    const nodes = await t().db.selectFrom("repo_nodes").select(["name", "origin_session_id"]).where("repo_id", "=", a.repoId).orderBy("name").execute();
+    expect(nodes).toEqual([
+      { name: "Billing", origin_session_id: other.session },
+      { name: "JournalTable", origin_session_id: null },
+    ]);
   });
 });
