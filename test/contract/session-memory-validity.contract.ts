@@ -213,6 +213,15 @@ export function sessionMemoryValidityContract(h: () => ValidityHarness): void {
     });
   });
 
+  it("history expires with the namespace: after the deadline it is gone with the facts", async () => {
+    const { o, engine, scope } = setup();
+    const f = (await engine.upsert(scope, { triples: [{ subject: "Temp", predicate: "holds", object: "Secret" }] })).facts[0]!;
+    await engine.retract(scope, f.fact_id);
+    expect(historyOf((await h().store.load(o, t0))!)).toHaveLength(1);
+    expect((await refusal(h().store.load(o, exp))).code).toBe("session_expired");
+    if (h().residue) expect(await h().residue!(o.tenant_id, o.session_id)).toMatchObject({ entities: 0, facts: 0, docs: 0 });
+  });
+
   it("history counts toward the per-session fact quota", async () => {
     const a = owner();
     const perNs = MAX_LIVE_FACTS_PER_SESSION / 4; // 512 = 256 live + 256 history
