@@ -42,6 +42,20 @@ export const MAX_RECALL_LIMIT = 50;
 export const MAX_RECALL_QUERY_CHARS = 2048;
 /** HTTP-4: promotion takes 1..50 fact ids. */
 export const MAX_PROMOTE_FACT_IDS = 50;
+/**
+ * Fact history of one session namespace: superseded and retracted facts kept
+ * beside the live snapshot (core/memory/history.ts). Counted apart from the
+ * live limits above, and toward the per-session and per-tenant fact quotas.
+ */
+export const MAX_HISTORY_PER_NAMESPACE = 512;
+export const MAX_HISTORY_BYTES = 256 * 1024;
+/** Predicates a namespace may declare single-valued (one live object per subject). */
+export const MAX_SINGLE_VALUED_PREDICATES = 32;
+/** Facts one upsert may name in `supersedes`. */
+export const MAX_SUPERSEDES = 64;
+/** Export / import of one session namespace, JSON Lines: lines and total characters. */
+export const MAX_IMPORT_LINES = MAX_FACTS_PER_NAMESPACE + MAX_ENTITIES_PER_NAMESPACE + MAX_HISTORY_PER_NAMESPACE + 1;
+export const MAX_IMPORT_CHARS = 1024 * 1024;
 /** Repository graph reads: nodes per search, hops and edges per subgraph. */
 export const MAX_GRAPH_SEARCH_LIMIT = 200;
 export const MAX_SUBGRAPH_DEPTH = 3;

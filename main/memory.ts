@@ -56,6 +56,7 @@ const NEO4J_REPOSITORY_STORE: MethodNames<RepositoryMemoryStore> = {
   setEmbeddings: true,
   embeddings: true,
   pruneSource: true,
+  forgetOrigin: true,
 };
 const NEO4J_OR_MILVUS_VECTOR_INDEX: MethodNames<SessionVectorIndex> = {
   ping: true,

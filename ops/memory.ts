@@ -16,14 +16,20 @@ import {
   MAX_MEMORY_READ_LIMIT,
   MAX_OFFLOAD_TURNS,
   MAX_OFFLOAD_TURN_CHARS,
+  MAX_HISTORY_PER_NAMESPACE,
+  MAX_IMPORT_CHARS,
   MAX_PROMOTE_FACT_IDS,
+  MAX_SINGLE_VALUED_PREDICATES,
   MAX_SUBGRAPH_DEPTH,
+  MAX_SUPERSEDES,
   MAX_SUBGRAPH_EDGES,
 } from "../core/limits";
-import type { MemoryScope } from "../core/memory/engine";
+import { instant, type MemoryScope } from "../core/memory/engine";
 import type { MemoryServices } from "../core/memory/services";
+import { EXPORT_FORMAT } from "../core/memory/transfer";
 import { defineOperation, type OpCall } from "./operation";
-import { factIds, factView, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
+import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
+import { asOf, erasureReceipt, factHistory, liveFact, sessionFactId } from "./memory-schemas";
 
 const SESSION = "/api/v1/repos/:repo/session-memory";
 const REPOSITORY = "/api/v1/repos/:repo/memory";
@@ -45,12 +51,17 @@ export const recallContext = defineOperation({
   description:
     "Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository " +
     '(nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory ' +
-    "shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.",
+    "shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the " +
+    "thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.",
   input: {
     repo: repoRef,
     query: recallQuery,
     limit: recallLimit,
     memory_scope: z.enum(["session", "repository"]).default("session").describe('"session" (default): this thread only; "repository": durable shared memory.'),
+    as_of: asOf.describe(
+      "Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), " +
+        "including facts since superseded or retracted.",
+    ),
   },
   output: recallResults,
   level: "read",
@@ -62,8 +73,11 @@ export const recallContext = defineOperation({
   async run(call, input) {
     const m = memoryOf(call);
     const q = { query: input.query, limit: input.limit };
-    if (input.memory_scope === "repository") return m.repository.recall(call.auth.identity, call.repo!.repoId, q);
-    return m.sessions.recall(scopeOf(call), q);
+    if (input.memory_scope === "repository") {
+      if (input.as_of !== undefined) throw new AppError("validation_failed", { message: "as_of applies to session memory.", details: { field: "as_of" } });
+      return m.repository.recall(call.auth.identity, call.repo!.repoId, q);
+    }
+    return m.sessions.recall(scopeOf(call), { ...q, asOf: instant(input.as_of, "as_of") });
   },
 });
 
@@ -106,14 +120,104 @@ export const upsertSessionFacts = defineOperation({
   title: "Remember facts for this thread",
   description:
     "Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). " +
-    "Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate, object_id}], revision}. " +
+    "Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or declare the predicate single_valued " +
+    "(then a new object for the same subject replaces the old fact automatically, in this and later upserts). Replaced facts " +
+    "leave recall and reads and stay in their history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id], revision}. " +
     "Use promote_session_facts to copy chosen facts into durable repository memory.",
-  input: { repo: repoRef, triples, source },
-  output: z.object({ facts: z.array(factIds), revision: z.number().int() }),
+  input: {
+    repo: repoRef,
+    triples,
+    source,
+    supersedes: z
+      .array(sessionFactId)
+      .max(MAX_SUPERSEDES)
+      .optional()
+      .describe(`Up to ${MAX_SUPERSEDES} live fact_id values these triples replace. All or nothing: an ID that is not a live fact of this thread refuses the call (404).`),
+    single_valued: z
+      .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/))
+      .max(MAX_SINGLE_VALUED_PREDICATES)
+      .optional()
+      .describe(`Predicates to declare single-valued in this thread's namespace, for good (at most ${MAX_SINGLE_VALUED_PREDICATES} per namespace): one live object per subject.`),
+    observed_at: z.iso.datetime({ offset: true }).optional().describe("When the runtime observed these facts, if it knows better than the time of this call (not in the future)."),
+  },
+  output: z.strictObject({ facts: z.array(factIds), superseded: z.array(z.string()), revision: z.number().int() }),
   level: "read",
   http: [{ method: "post", path: SESSION }],
   mcp: { tool: "upsert_session_facts" },
-  run: async (call, input) => memoryOf(call).sessions.upsert(scopeOf(call), { triples: input.triples, source: input.source }),
+  run: async (call, input) =>
+    memoryOf(call).sessions.upsert(scopeOf(call), {
+      triples: input.triples,
+      source: input.source,
+      supersedes: input.supersedes,
+      single_valued: input.single_valued,
+      observed_at: instant(input.observed_at, "observed_at"),
+    }),
+});
+
+export const retractSessionFact = defineOperation({
+  name: "session_memory.retract",
+  title: "Retract a fact from this thread's memory",
+  description:
+    "Takes one fact out of THIS thread's live session memory: recall and reads stop returning it; its history keeps it with " +
+    "the time it was retracted. An ID that is not a live fact of this thread answers 404. Answers {fact_id, valid_to, revision}.",
+  input: { repo: repoRef, fact_id: sessionFactId },
+  output: z.strictObject({ fact_id: z.string(), valid_to: z.string(), revision: z.number().int() }),
+  level: "read",
+  http: [{ method: "delete", path: `${SESSION}/facts/:fact_id` }],
+  mcp: { tool: "retract_session_fact" },
+  run: async (call, input) => memoryOf(call).sessions.retract(scopeOf(call), input.fact_id),
+});
+
+export const sessionFactHistory = defineOperation({
+  name: "session_memory.history",
+  title: "History of a fact in this thread's memory",
+  description:
+    "Every interval during which one fact of THIS thread's session memory was current: when it was learned (valid_from), " +
+    "when it stopped (valid_to, null while current), why (superseded or retracted), by which facts, and which session " +
+    `learned it. Oldest first. A namespace keeps at most ${MAX_HISTORY_PER_NAMESPACE} ended intervals. Answers {fact_id, versions: [...]}.`,
+  input: { repo: repoRef, fact_id: sessionFactId },
+  output: factHistory,
+  level: "read",
+  http: [{ method: "get", path: `${SESSION}/facts/:fact_id/history` }],
+  mcp: { tool: "session_fact_history", readOnly: true },
+  run: async (call, input) => memoryOf(call).sessions.history(scopeOf(call), input.fact_id),
+});
+
+export const exportSessionMemory = defineOperation({
+  name: "session_memory.export",
+  title: "Export this thread's memory",
+  description:
+    "Exports THIS thread's session memory for the repository as JSON Lines (a header line, then entities, live facts with " +
+    "their validity, and the history; no vectors), in the `jsonl` field. Import it into another thread with import_session_memory. " +
+    "Answers {format, jsonl, entities, facts, history}.",
+  input: { repo: repoRef },
+  output: z.strictObject({ format: z.string(), jsonl: z.string(), entities: z.number().int(), facts: z.number().int(), history: z.number().int() }),
+  level: "read",
+  http: [{ method: "get", path: `${SESSION}/export` }],
+  mcp: { tool: "export_session_memory", readOnly: true },
+  async run(call) {
+    const out = await memoryOf(call).sessions.exportLines(scopeOf(call));
+    return { format: EXPORT_FORMAT, jsonl: out.lines, entities: out.entities, facts: out.facts, history: out.history };
+  },
+});
+
+export const importSessionMemory = defineOperation({
+  name: "session_memory.import",
+  title: "Import memory into this thread",
+  description:
+    "Imports a JSON Lines export (from export_session_memory) into THIS thread's session memory for the repository, which " +
+    "must hold no facts yet. All or nothing: every line is validated, names and sources are redacted, and every limit of " +
+    "an upsert applies; a cleared namespace or revoked session refuses as for any write. Entities are embedded again. " +
+    "Answers {entities, facts, history, revision}.",
+  input: {
+    repo: repoRef,
+    jsonl: z.string().min(1).max(MAX_IMPORT_CHARS).describe(`The export's JSON Lines text (at most ${MAX_IMPORT_CHARS} characters).`),
+  },
+  output: z.strictObject({ entities: z.number().int(), facts: z.number().int(), history: z.number().int(), revision: z.number().int() }),
+  level: "read",
+  http: [{ method: "post", path: `${SESSION}/import` }],
+  mcp: { tool: "import_session_memory" },
+  run: async (call, input) => memoryOf(call).sessions.importLines(scopeOf(call), input.jsonl),
 });
 
 export const readSessionMemory = defineOperation({
@@ -121,22 +225,24 @@ export const readSessionMemory = defineOperation({
   title: "Read this thread's memory",
   description:
     "Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a " +
-    "case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject, predicate, object}], revision}.",
+    "case-insensitive substring q. Only facts current now, unless as_of asks what the thread believed at that time. " +
+    "Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision}.",
   input: {
     repo: repoRef,
     q: textString(MAX_ENTITY_NAME_CHARS).optional().describe("Only entities and facts whose names, types or predicate contain this text."),
     limit: z.number().int().min(1).max(MAX_MEMORY_READ_LIMIT).optional().describe(`At most this many entities and facts (default 100).`),
+    as_of: asOf,
   },
   output: z.object({
     entities: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), aliases: z.array(z.string()) })),
-    facts: z.array(factView.extend({ source: z.string().optional() })),
+    facts: z.array(liveFact),
     revision: z.number().int(),
   }),
   level: "read",
   http: [{ method: "get", path: SESSION }],
   mcp: { tool: "read_session_memory", readOnly: true },
   async run(call, input) {
-    const out = await memoryOf(call).sessions.read(scopeOf(call), { q: input.q, limit: input.limit });
+    const out = await memoryOf(call).sessions.read(scopeOf(call), { q: input.q, limit: input.limit, asOf: instant(input.as_of, "as_of") });
     return { entities: out.entities, facts: out.facts, revision: out.revision };
   },
 });
@@ -144,15 +250,15 @@ export const readSessionMemory = defineOperation({
 export const clearSessionMemory = defineOperation({
   name: "session_memory.clear",
   title: "Clear this thread's memory",
-  description: "Deletes THIS chat thread's session memory for the repository and closes the namespace.",
+  description:
+    "Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and closes the namespace " +
+    "for good. Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history, status}], done}.",
   input: { repo: repoRef },
-  output: null,
+  output: erasureReceipt,
   level: "read",
   http: [{ method: "delete", path: SESSION }],
-  async run(call) {
-    await memoryOf(call).sessions.clear(scopeOf(call));
-    return null;
-  },
+  mcp: { tool: "clear_session_memory" },
+  run: async (call) => memoryOf(call).sessions.clear(scopeOf(call)),
 });
 
 export const promoteSessionFacts = defineOperation({
@@ -186,6 +292,21 @@ export const upsertGraphTriples = defineOperation({
   http: [{ method: "post", path: `${REPOSITORY}/triples` }],
   mcp: { tool: "upsert_graph_triples" },
   run: async (call, input) => memoryOf(call).repository.upsertTriples(call.auth.identity, call.repo!.repoId, { triples: input.triples, source: input.source }),
+});
+
+export const forgetSessionWrites = defineOperation({
+  name: "repository_memory.forget_session",
+  title: "Forget what a session wrote to repository memory",
+  description:
+    "Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote " +
+    "(origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, " +
+    "with their origin cleared. Answers an erasure receipt {scope: \"promoted\", session_id, stores: [{store, entities, facts, history, status}], done}.",
+  input: { repo: repoRef, session_id: idString().describe("The session whose durable writes to forget (an origin_session_id).") },
+  output: erasureReceipt,
+  level: "admin",
+  http: [{ method: "post", path: `${REPOSITORY}/forget-session` }],
+  mcp: { tool: "forget_session_writes" },
+  run: async (call, input) => memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id),
 });
 
 export const indexRepositoryMemory = defineOperation({

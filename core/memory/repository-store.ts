@@ -77,6 +77,12 @@ export interface RepositoryMemoryStore {
    * edge touches any more. Memory facts (other sources) and the nodes they touch stay.
    */
   pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }>;
+  /**
+   * Erasure of what one session wrote (promoted or upserted), under the repository lock: removes the FACT
+   * edges whose `origin_session_id` is the session, then that session's nodes no edge touches any more
+   * (with their embeddings); nodes still used by other facts stay, with their origin set to null.
+   */
+  forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }>;
 }
 
 /** What a job handler may use of the repository store while it runs: reads only. Its writes go through `persist`. */

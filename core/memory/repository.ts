@@ -16,7 +16,7 @@ import { tokenize } from "../recall/tokenize";
 import { cosine } from "./vector-index";
 import type { Embedder } from "./embedder";
 import { assertAuthorisedIdentity } from "./embedder";
-import type { SessionMemoryEngine, MemoryScope } from "./engine";
+import type { ErasureReceipt, SessionMemoryEngine, MemoryScope } from "./engine";
 import { normalizeName, repoFactId, repoNodeId, SESSION_FACT_ID } from "./ids";
 import type { DurableTriple, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
 import { PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
@@ -159,11 +159,33 @@ export class RepositoryMemory {
     const facts = await session.factsById(scope, ids);
     if (facts.length !== ids.length) throw new AppError("not_found", { message: "Some fact IDs are not facts of this session's memory." });
     const byId = new Map(facts.map((f) => [f.fact_id, f]));
-    const triples = ids.map((id) => {
+    // Lineage travels with each copy: the session fact, since when it was current, what it replaced.
+    const lineage = await session.lineage(scope, ids);
+    const triples: DurableTriple[] = [];
+    for (const id of ids) {
       const f = byId.get(id)!;
-      return { subject: f.subject.name, subject_type: f.subject.type, predicate: f.predicate, object: f.object.name, object_type: f.object.type };
-    });
-    const r = await this.upsertTriples(scope.identity, scope.ns, { triples, source: "promoted from session memory" });
-    return { promoted: r.facts.map((f) => f.fact_id) };
+      const t = { subject: f.subject.name, subject_type: f.subject.type, predicate: f.predicate, object: f.object.name, object_type: f.object.type };
+      triples.push(...(await durableTriples(scope.ns, [t], lineage.get(id) ?? "promoted from session memory")));
+    }
+    assertAuthorisedIdentity(scope.identity);
+    await this.deps.repo.upsertFacts(scope.ns, triples, { session_id: scope.identity.session_id }, this.deps.clock.now().getTime());
+    await this.index(scope.identity, scope.ns).catch((err: unknown) => this.deps.onWarning?.("embedding_failed", err instanceof AppError ? err.code : "internal"));
+    return { promoted: triples.map((t) => t.fact_id) };
+  }
+
+  /**
+   * Erasure for a repository admin: removes from the repository's durable memory everything one
+   * session wrote (promoted or upserted) and the nodes only it used, with their embeddings.
+   * Answers a receipt.
+   */
+  async forgetSession(repoId: string, sessionId: string): Promise<ErasureReceipt> {
+    if (typeof sessionId !== "string" || sessionId.length < 1 || sessionId.length > 256) throw bad("session_id");
+    const r = await this.deps.repo.forgetOrigin(repoId, sessionId);
+    return {
+      scope: "promoted",
+      session_id: sessionId,
+      stores: [{ store: `repository:${this.deps.repo.kind}`, entities: r.nodes, facts: r.edges, history: 0, status: "done" }],
+      done: true,
+    };
   }
 }

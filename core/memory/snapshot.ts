@@ -10,7 +10,8 @@
  * The serialized size (MAX_SNAPSHOT_BYTES) is measured on a canonical compact
  * encoding that is the same for every adapter: entities sorted by ID as
  * `[name, type, aliases?]`, facts as `[subjectIndex, predicate, objectIndex,
- * doc?]`, plus the scope doc. IDs are not serialized: they are derived.
+ * doc?]`, plus the scope doc without its fact history (history has its own
+ * bounds, core/memory/history.ts). IDs are not serialized: they are derived.
  */
 import { AppError, limitError } from "../errors";
 import {
@@ -20,6 +21,7 @@ import {
   MAX_SNAPSHOT_BYTES,
   MAX_SOURCE_CHARS,
 } from "../limits";
+import { checkHistory, liveDoc } from "./history";
 import { entityId, factId } from "./ids";
 import type { ScopeKey, SnapshotContent } from "./types";
 
@@ -32,7 +34,7 @@ export function serializeSnapshot(content: SnapshotContent): string {
   const index = new Map(entities.map((e, i) => [e.id, i]));
   const facts = [...content.facts].sort((a, b) => (a.fact_id < b.fact_id ? -1 : a.fact_id > b.fact_id ? 1 : 0));
   return JSON.stringify({
-    d: content.doc,
+    d: liveDoc(content.doc),
     e: entities.map((e) => (e.doc.aliases?.length ? [e.name, e.type, e.doc.aliases] : [e.name, e.type])),
     f: facts.map((f) => {
       const row: unknown[] = [index.get(f.subject_id) ?? -1, f.predicate, index.get(f.object_id) ?? -1];
@@ -85,8 +87,11 @@ export function checkSnapshot(key: ScopeKey, content: SnapshotContent): number {
     if (factIds.has(f.fact_id)) throw invalid("fact.duplicate");
     if (!f.doc || typeof f.doc !== "object") throw invalid("fact.doc");
     if (f.doc.source !== undefined && (typeof f.doc.source !== "string" || f.doc.source.length > MAX_SOURCE_CHARS)) throw invalid("fact.source");
+    if (f.doc.valid_from !== undefined && !(Number.isSafeInteger(f.doc.valid_from) && f.doc.valid_from >= 0)) throw invalid("fact.valid_from");
+    if (f.doc.observed_at !== undefined && !(Number.isSafeInteger(f.doc.observed_at) && f.doc.observed_at >= 0)) throw invalid("fact.observed_at");
     factIds.add(f.fact_id);
   }
+  checkHistory(key, content, ids);
   const bytes = snapshotBytes(content);
   if (bytes > MAX_SNAPSHOT_BYTES) throw limitError("snapshot_bytes", MAX_SNAPSHOT_BYTES);
   return bytes;

@@ -40,6 +40,33 @@ export interface SessionEntity {
 export interface FactDoc {
   /** Where the fact came from (redacted free text). */
   source?: string;
+  /** Epoch ms, platform clock: when this namespace learned the fact (absent on facts stored before validity existed). */
+  valid_from?: number;
+  /** Epoch ms, caller's clock: when the runtime says the fact was observed, if it said. */
+  observed_at?: number;
+}
+
+/**
+ * One interval during which a fact was current and then stopped being:
+ * superseded by other facts or retracted. Kept in the namespace's history
+ * (core/memory/history.ts), never in the live snapshot.
+ */
+export interface FactVersion {
+  fact_id: string;
+  subject_id: string;
+  predicate: string;
+  object_id: string;
+  source?: string;
+  /** Epoch ms, platform clock (0 when the fact predates validity). */
+  valid_from: number;
+  /** Epoch ms, platform clock: when it stopped being current. */
+  valid_to: number;
+  observed_at?: number;
+  /** The session that learned the fact (the namespace's own, or the exporter's for imported history). */
+  session_id: string;
+  ended: "superseded" | "retracted";
+  /** The facts that replaced it (empty for a retraction). */
+  replaced_by: string[];
 }
 
 export interface SessionFact {

@@ -81,6 +81,13 @@ export class MemoryVectorRows implements VectorRows {
     return out;
   }
 
+  /** How many vectors one session still holds, any namespace (erasure checks). */
+  countSession(tenantId: string, sessionId: string): number {
+    let n = 0;
+    for (const r of this.rows.values()) if (r.key.tenant_id === tenantId && r.key.session_id === sessionId) n++;
+    return n;
+  }
+
   async deleteScope(key: ScopeKey): Promise<void> {
     for (const [k, r] of this.rows) if (r.key.tenant_id === key.tenant_id && r.key.session_id === key.session_id && r.key.ns === key.ns) this.rows.delete(k);
   }

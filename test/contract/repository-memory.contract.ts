@@ -226,4 +226,42 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
     const none = await mem.recall(identityOf(a), rid("repo"), { query: "invoices", limit: 10 });
     expect(none.results).toEqual([]);
   });
+  it("promotion copies lineage: the durable copy names the session fact, since when it was current and what it replaced", async () => {
+    const clock = new ManualClock(now);
+    const o = owner();
+    const scope = { identity: identityOf(o), ns: o.ns, expiresAt: now + 7 * DAY };
+    const sessions = new SessionMemoryEngine({ store: new InMemorySessionStore(), clock });
+    const repoMemory = new RepositoryMemory({ repo: store(), clock });
+    const old = (await sessions.upsert(scope, { triples: [{ subject: "AuthService", predicate: "signs_with", object: "RS256" }] })).facts[0]!;
+    clock.advance(60_000);
+    const cur = (await sessions.upsert(scope, { triples: [{ subject: "AuthService", predicate: "signs_with", object: "ES256" }], supersedes: [old.fact_id] })).facts[0]!;
+    const { promoted } = await repoMemory.promote(sessions, scope, [cur.fact_id]);
+    await sessions.clear(scope);
+    const [copy] = await store().factsTouching(o.ns, [durable(o.ns, "AuthService", "signs_with", "ES256", ["", ""]).subject.id], 10);
+    expect(copy!.fact_id).toBe(promoted[0]);
+    expect(copy!.source).toContain(`promoted from session fact ${cur.fact_id} of session ${o.session_id}, current since ${new Date(now + 60_000).toISOString()}`);
+    expect(copy!.source).toContain(`replaced ${old.fact_id} (AuthService signs_with RS256) ${new Date(now).toISOString()}..${new Date(now + 60_000).toISOString()} superseded`);
+  });
+
+  it("forgetting a session's writes removes its facts and the nodes only it used; shared nodes stay without its origin", async () => {
+    const repo = rid("repo");
+    const mine = [durable(repo, "Ledger", "writes", "Journal"), durable(repo, "Ledger", "reads", "Accounts")];
+    const theirs = durable(repo, "Billing", "reads", "Accounts");
+    await store().upsertFacts(repo, mine, { session_id: "ses-forget" }, now);
+    await store().upsertFacts(repo, [theirs], { session_id: "ses-keep" }, now + 1);
+    // Other repositories' records of the same session are not touched.
+    const elsewhere = rid("repo");
+    await store().upsertFacts(elsewhere, [durable(elsewhere, "Ledger", "writes", "Journal")], { session_id: "ses-forget" }, now);
+    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 2, nodes: 2 });
+    expect(await store().searchNodes(repo, ["ledger"], 10)).toEqual([]);
+    expect(await store().searchNodes(repo, ["journal"], 10)).toEqual([]);
+    const accounts = await store().searchNodes(repo, ["accounts"], 10);
+    expect(accounts).toEqual([expect.objectContaining({ name: "Accounts", origin_session_id: null })]);
+    const left = await store().factsTouching(repo, [theirs.subject.id, theirs.object.id, mine[0]!.subject.id], 10);
+    expect(left.map((f) => f.fact_id)).toEqual([theirs.fact_id]);
+    expect(left[0]!.origin_session_id).toBe("ses-keep");
+    expect((await store().factsMatching(elsewhere, ["ledger"], 10)).map((f) => f.origin_session_id)).toEqual(["ses-forget"]);
+    // Idempotent.
+    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 0, nodes: 0 });
+  });
 }

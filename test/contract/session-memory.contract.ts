@@ -26,11 +26,14 @@ import { snapshotBytes } from "../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../core/memory/store";
 import type { CommitInput, ScopeKey, ScopeOwner, SnapshotContent } from "../../core/memory/types";
 import type { SessionVectorIndex, VectorHit } from "../../core/memory/vector-index";
+import { sessionMemoryValidityContract, type Residue } from "./session-memory-validity.contract";
 import { content, identityOf, keyOf, manyEntities, manyTriples, owner, rid } from "./memory-fixtures";
 
 export interface SessionMemoryHarness {
   store: SessionMemoryStore;
   vectors: SessionVectorIndex;
+  /** Reads the backend directly and counts what is left of one session (see session-memory-validity.contract.ts). */
+  residue?: (tenantId: string, sessionId: string) => Promise<Residue>;
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -46,6 +49,7 @@ async function refusal(p: Promise<unknown>): Promise<{ code: string; limit?: unk
 }
 
 export function sessionMemoryContract(h: () => SessionMemoryHarness, opts: { slow?: boolean } = {}): void {
+  sessionMemoryValidityContract(h);
   const now = Date.UTC(2026, 11, 2, 12);
   const exp = now + 7 * DAY;
   const store = () => h().store;

@@ -33,7 +33,22 @@ describeWithService(hugegraph, "SessionMemoryStore contract [hugegraph]", () => 
     client = new HugeGraphClient({ url: hugegraph.url!, graph: process.env.HUGEGRAPH_GRAPH ?? "hugegraph" });
     store = new HugeGraphSessionStore(client);
     await store.ensureSchema();
-    harness = { store, vectors: new LocalVectorIndex(new MemoryVectorRows()) };
+    const rows = new MemoryVectorRows();
+    harness = {
+      store,
+      vectors: new LocalVectorIndex(rows),
+      // Straight from the graph through Gremlin, not through the adapter; vectors from the rows this harness keeps.
+      residue: async (tenant, session) => {
+        const r = await client.json<{ entities: number; facts: number; docs: number }>(
+          "def es = g.V().hasLabel('SessionMemoryEntity').has('tenant_id', t).has('session_id', s); " +
+            "groovy.json.JsonOutput.toJson([entities: es.count().next(), " +
+            "facts: g.V().hasLabel('SessionMemoryEntity').has('tenant_id', t).has('session_id', s).outE('SESSION_FACT').count().next(), " +
+            "docs: g.V().hasLabel('SessionMemoryScope').has('tenant_id', t).has('session_id', s).toList().count { it.value('doc') != '{}' }])",
+          { t: tenant, s: session },
+        );
+        return { entities: Number(r.entities), facts: Number(r.facts), docs: Number(r.docs), vectors: rows.countSession(tenant, session) };
+      },
+    };
   }, 120_000);
   sessionMemoryContract(() => harness!);
 

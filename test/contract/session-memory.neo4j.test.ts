@@ -23,7 +23,24 @@ describeWithService(neo4j, "SessionMemoryStore contract [neo4j]", () => {
     driver = neo4jFromEnv();
     const store = new Neo4jSessionStore(driver);
     await store.ensureSchema();
-    harness = { store, vectors: new Neo4jVectorIndex(driver) };
+    const d = driver;
+    harness = {
+      store,
+      vectors: new Neo4jVectorIndex(d),
+      // Straight from the graph, not through the adapter.
+      residue: async (tenant, session) => {
+        const r = await d.executeQuery(
+          `RETURN COUNT { MATCH (e:SessionMemoryEntity {tenant_id: $t, session_id: $s}) } AS entities,
+                  COUNT { MATCH (:SessionMemoryEntity {tenant_id: $t, session_id: $s})-[:SESSION_FACT]->() } AS facts,
+                  COUNT { MATCH (x:SessionMemoryScope {tenant_id: $t, session_id: $s}) WHERE x.doc <> '{}' } AS docs,
+                  COUNT { MATCH (v:SessionMemoryVector {tenant_id: $t, session_id: $s}) } AS vectors`,
+          { t: tenant, s: session },
+        );
+        const rec = r.records[0]!;
+        const n = (k: string) => Number(rec.get(k));
+        return { entities: n("entities"), facts: n("facts"), docs: n("docs"), vectors: n("vectors") };
+      },
+    };
   });
   afterAll(async () => {
     await driver?.close();

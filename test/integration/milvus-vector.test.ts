@@ -49,7 +49,28 @@ describeWithService(milvus, "Milvus session vectors", () => {
         driver = neo4jFromEnv();
         const store = new Neo4jSessionStore(driver);
         await store.ensureSchema();
-        harness = { store, vectors: index };
+        const d = driver;
+        harness = {
+          store,
+          vectors: index,
+          // Straight from Neo4j (Cypher) and Milvus (a query on the embedder's collection), not through the adapters.
+          residue: async (tenant, session) => {
+            const r = await d.executeQuery(
+              `RETURN COUNT { MATCH (e:SessionMemoryEntity {tenant_id: $t, session_id: $s}) } AS entities,
+                      COUNT { MATCH (:SessionMemoryEntity {tenant_id: $t, session_id: $s})-[:SESSION_FACT]->() } AS facts,
+                      COUNT { MATCH (x:SessionMemoryScope {tenant_id: $t, session_id: $s}) WHERE x.doc <> '{}' } AS docs`,
+              { t: tenant, s: session },
+            );
+            const rec = r.records[0]!;
+            const embedder = new LocalHashEmbedder();
+            const name = collectionName(embedder.model, embedder.dim);
+            const has = await raw.hasCollection({ collection_name: name });
+            const v = has.value
+              ? (await raw.query({ collection_name: name, filter: renderLiteral("tenant_id == {tenant} && session_id == {session}", { tenant, session }), output_fields: ["pk"] })).data.length
+              : 0;
+            return { entities: Number(rec.get("entities")), facts: Number(rec.get("facts")), docs: Number(rec.get("docs")), vectors: v };
+          },
+        };
       });
       afterAll(async () => {
         await driver?.close();

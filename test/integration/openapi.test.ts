@@ -99,7 +99,7 @@ await describeEachDatabase("OpenAPI document", (t) => {
     const thread = await registerThread(srv.url, a.apiKey);
     const recall = doc.paths!["/api/v1/repos/{repo}/session-memory/recall"]!.post!;
     const body = (recall.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as OpenAPIV3_1.SchemaObject;
-    expect(Object.keys(body.properties ?? {}).sort()).toEqual(["limit", "query"]);
+    expect(Object.keys(body.properties ?? {}).sort()).toEqual(["as_of", "limit", "query"]);
     expect(body.required).toEqual(["query"]);
     const url = `/api/v1/repos/${a.repoId}/session-memory/recall`;
     const okr = await call(srv.url, "POST", url, { headers: thread.headers, body: { query: "auth", limit: 3 } });

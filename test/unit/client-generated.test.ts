@@ -25,11 +25,12 @@ describe("@codesynapse/client generated types", () => {
   });
 
   it("inputs are flat (path, query and body fields together) and outputs are the catalog's", () => {
-    expectTypeOf<Input<"session_memory.read">>().toEqualTypeOf<{ repo: string; q?: string; limit?: number }>();
+    expectTypeOf<Input<"session_memory.read">>().toEqualTypeOf<{ repo: string; q?: string; limit?: number; as_of?: string }>();
     expectTypeOf<Input<"session_memory.upsert">>().toHaveProperty("triples");
     expectTypeOf<Input<"session_memory.upsert">["repo"]>().toEqualTypeOf<string>();
     expectTypeOf<Output<"execution.identity">>().toEqualTypeOf<{ tenant_id: string; subject_id: string; session_id: string; parent_session_id: string; expires_at: string }>();
-    expectTypeOf<Output<"session_memory.clear">>().toEqualTypeOf<void>();
+    expectTypeOf<Output<"session_memory.clear">["stores"][number]["status"]>().toEqualTypeOf<"done" | "pending">();
+    expectTypeOf<Output<"session_memory.history">["versions"][number]["valid_to"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Output<"memory.recall.session">["results"][number]["score"]>().toEqualTypeOf<number>();
   });
 });

@@ -139,6 +139,29 @@ export const PRUNE_SOURCE = locked(`
   changed = !drop.isEmpty() || !orphans.isEmpty()
   result = [edges: drop.size(), nodes: orphans.size()]`);
 
+/** Erasure of one session's writes: its FACT edges, then its nodes nothing touches; shared nodes lose the origin. */
+export const FORGET_ORIGIN = locked(`
+  def all = repoNodes()
+  def drop = []
+  def touched = [] as Set
+  if (!all.isEmpty()) {
+    g.V(all.collect { it.id() }).outE('FACT').toList().each { e ->
+      if (!inRepo(e)) return
+      if (opt(e, 'origin_session_id') == session) drop << e
+      else { touched << e.outVertex().id().asString(); touched << e.inVertex().id().asString() }
+    }
+  }
+  def mine = all.findAll { opt(it, 'origin_session_id') == session }
+  def orphans = mine.findAll { !touched.contains(it.id().asString()) }
+  def shared = mine.findAll { touched.contains(it.id().asString()) }
+  drop.each { it.remove() }
+  orphans.each { it.remove() }
+  shared.each { it.property('origin_session_id').remove() }
+  if (nodeCount != null) nodeCount -= orphans.size()
+  if (factCount != null) factCount -= drop.size()
+  changed = !drop.isEmpty() || !orphans.isEmpty() || !shared.isEmpty()
+  result = [edges: drop.size(), nodes: orphans.size()]`);
+
 export const SEARCH_NODES = `${HELPERS}
 def hits = repoNodes().findAll { v -> def k = v.value('name_key'); tokens.every { k.contains(it) } }
 hits = hits.sort { a, b -> a.value('name_key') <=> b.value('name_key') ?: a.value('eid') <=> b.value('eid') }

@@ -144,6 +144,10 @@ export class HugeGraphRepositoryStore implements RepositoryMemoryStore {
     return r.map((x) => ({ id: x.id, vector: JSON.parse(x.vector) as number[] }));
   }
 
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+    return this.write<{ edges: number; nodes: number }>(R.FORGET_ORIGIN, repoId, { session: sessionId });
+  }
+
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
     return this.write<{ edges: number; nodes: number }>(R.PRUNE_SOURCE, repoId, { source, keep, prefix: orphanTypePrefix });
   }

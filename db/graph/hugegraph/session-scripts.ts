@@ -255,6 +255,13 @@ export const PURGE_SESSION = locked(`
   counts.each { c ->
     if (counted && !c.x.property('deleted_at').isPresent()) tally(0L, (long) c.fc - c.x.value('fact_count'))
     c.x.property('entity_count', (long) c.ec); c.x.property('fact_count', (long) c.fc)
+    // The namespace doc (fact history, predicate table) goes too; its history entries count as removed.
+    def doc = c.x.value('doc')
+    if (doc != '{}') {
+      def h = new groovy.json.JsonSlurper().parseText(doc).history
+      if (h instanceof List) removed += h.size()
+      c.x.property('doc', '{}')
+    }
   }
   result = [removed: removed, done: !left]`);
 
@@ -291,6 +298,7 @@ touched.groupBy { it[0] }.each { t, keys ->
     counts.each { c -> c.roots.each { x ->
       if (!c.revoked && !x.property('deleted_at').isPresent()) delta += (long) c.fc - x.value('fact_count')
       x.property('entity_count', (long) c.ec); x.property('fact_count', (long) c.fc)
+      x.property('doc', '{}')
     } }
     if (tv != null) {
       tv.property('version', tv.value('version') + 1L)

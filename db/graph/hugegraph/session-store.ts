@@ -29,6 +29,7 @@
 import { AppError, type ErrorCode } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
 import { checkLoad, checkRoot } from "../../../core/memory/quotas";
+import { storedFactCount } from "../../../core/memory/history";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
@@ -191,7 +192,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
         throw new AppError("session_expired");
       }
       const bytes = checkSnapshot(key, input.content);
-      enforceScopeQuotas(st, root === null, input.content.facts.length);
+      enforceScopeQuotas(st, root === null, storedFactCount(input.content));
       const revision = (root?.revision ?? 0) + 1;
       await this.write<number>(S.COMMIT, {
         ...scopeBindings(key, owner.subject_id),
@@ -205,7 +206,8 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
         revision,
         doc: JSON.stringify(input.content.doc),
         expires_at: input.expiresAt,
-        fact_count: input.content.facts.length,
+        // What the quotas count: live facts plus history entries.
+        fact_count: storedFactCount(input.content),
         entity_count: input.content.entities.length,
         size_bytes: bytes,
         now: input.now,

@@ -154,6 +154,23 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
     return out;
   }
 
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+    const r = this.repo(repoId);
+    let edges = 0;
+    let nodes = 0;
+    for (const [id, e] of r.edges) if (e.origin_session_id === sessionId && r.edges.delete(id)) edges++;
+    const touched = new Set<string>();
+    for (const e of r.edges.values()) touched.add(e.src).add(e.dst);
+    for (const [id, n] of r.nodes) {
+      if (n.origin_session_id !== sessionId) continue;
+      if (!touched.has(id)) {
+        r.nodes.delete(id);
+        nodes++;
+      } else n.origin_session_id = null;
+    }
+    return { edges, nodes };
+  }
+
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
     const r = this.repo(repoId);
     const kept = new Set(keep);

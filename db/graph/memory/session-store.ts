@@ -5,6 +5,7 @@
  */
 import { AppError } from "../../../core/errors";
 import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { historyOf, storedFactCount } from "../../../core/memory/history";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
@@ -23,7 +24,7 @@ function clone<T>(v: T): T {
 }
 
 function rowCount(c: SnapshotContent): number {
-  return c.entities.length + c.facts.length;
+  return c.entities.length + c.facts.length + historyOf(c).length;
 }
 
 export class InMemorySessionStore implements SessionMemoryStore {
@@ -79,9 +80,9 @@ export class InMemorySessionStore implements SessionMemoryStore {
       creatingRoot: g.root === null,
       sessionRoots: sessionRoots.length,
       tenantRoots: tenantRoots.length,
-      sessionLiveFactsElsewhere: sessionRoots.filter(live).reduce((n, r) => n + r.content.facts.length, 0),
-      tenantLiveFactsElsewhere: tenantRoots.filter(live).reduce((n, r) => n + r.content.facts.length, 0),
-      factsAfter: input.content.facts.length,
+      sessionLiveFactsElsewhere: sessionRoots.filter(live).reduce((n, r) => n + storedFactCount(r.content), 0),
+      tenantLiveFactsElsewhere: tenantRoots.filter(live).reduce((n, r) => n + storedFactCount(r.content), 0),
+      factsAfter: storedFactCount(input.content),
     });
     const revision = (g.root?.revision ?? 0) + 1;
     this.roots.set(k(key), {
@@ -118,6 +119,16 @@ export class InMemorySessionStore implements SessionMemoryStore {
     void now;
   }
 
+  /** What one session still holds, any namespace: rows and non-empty docs (erasure checks read it like a backend). */
+  countSession(tenantId: string, sessionId: string): { entities: number; facts: number; docs: number } {
+    const roots = this.sessionRoots(tenantId, sessionId);
+    return {
+      entities: roots.reduce((n, r) => n + r.content.entities.length, 0),
+      facts: roots.reduce((n, r) => n + r.content.facts.length, 0),
+      docs: roots.filter((r) => Object.keys(r.content.doc).length > 0).length,
+    };
+  }
+
   async revokeSession(tenantId: string, sessionId: string): Promise<void> {
     this.revoked.add(sk(tenantId, sessionId));
   }
@@ -125,6 +136,11 @@ export class InMemorySessionStore implements SessionMemoryStore {
   private purge(roots: Root[], batch: number): PurgeResult {
     let removed = 0;
     for (const r of roots) {
+      // History goes with the first batch that reaches the root (it is one document, like the root's doc).
+      if (removed < batch && historyOf(r.content).length > 0) {
+        removed += historyOf(r.content).length;
+        r.content.doc = {};
+      }
       while (removed < batch && r.content.facts.length > 0) {
         r.content.facts.pop();
         removed++;

@@ -67,6 +67,24 @@ WITH collect(n) AS orphans
 FOREACH (x IN orphans | DELETE x)
 RETURN size(orphans) AS n`;
 
+// Erasure of one session's writes (forgetOrigin): its facts, then its nodes nothing touches; shared nodes lose the origin.
+const FORGET_FACTS = `
+MATCH ()-[e:FACT {repo_id: $repo, origin_session_id: $session}]->()
+WITH collect(e) AS gone
+FOREACH (x IN gone | DELETE x)
+RETURN size(gone) AS n`;
+
+const FORGET_NODES = `
+MATCH (n:Node {repo_id: $repo, origin_session_id: $session})
+WHERE NOT EXISTS { (n)--() }
+WITH collect(n) AS orphans
+FOREACH (x IN orphans | DELETE x)
+RETURN size(orphans) AS n`;
+
+const FORGET_ORIGIN = `
+MATCH (n:Node {repo_id: $repo, origin_session_id: $session})
+REMOVE n.origin_session_id`;
+
 const NODE = "n { .id, label: coalesce(n.label, 'Node'), .name, type: coalesce(n.type, ''), origin_session_id: n.origin_session_id }";
 
 const SEARCH_NODES = `
@@ -167,6 +185,16 @@ export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemory
       }
     });
     return triples.map((t) => t.fact_id);
+  }
+
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+    return this.run("WRITE", async (tx) => {
+      await tx.run(LOCK, { repo: repoId });
+      const edges = await one<{ n: number }>(tx, FORGET_FACTS, { repo: repoId, session: sessionId });
+      const nodes = await one<{ n: number }>(tx, FORGET_NODES, { repo: repoId, session: sessionId });
+      await tx.run(FORGET_ORIGIN, { repo: repoId, session: sessionId });
+      return { edges: Number(edges.n), nodes: Number(nodes.n) };
+    });
   }
 
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {

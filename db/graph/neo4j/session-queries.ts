@@ -134,6 +134,19 @@ ON CREATE SET r.revoked_at = $now`;
 
 // ---- cleanup (RET-1), bounded ----
 
+/** Empties the session's namespace docs (history, predicate table); returns the old docs so history can be counted. */
+export const PURGE_SESSION_DOCS = `
+MATCH (s:SessionMemoryScope {tenant_id: $tenant, session_id: $session})
+WHERE s.doc <> '{}'
+WITH s, s.doc AS doc
+SET s.doc = '{}'
+RETURN doc`;
+
+export const PURGE_EXPIRED_DOCS = `
+MATCH (s:SessionMemoryScope)
+WHERE s.expires_at <= $now AND s.doc <> '{}'
+SET s.doc = '{}'`;
+
 export const PURGE_SESSION_FACTS = `
 MATCH (a:SessionMemoryEntity {tenant_id: $tenant, session_id: $session})-[f:SESSION_FACT]->()
 WITH f LIMIT $batch

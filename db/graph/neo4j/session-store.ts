@@ -23,6 +23,7 @@ import { chunks } from "../../../core/chunks";
 import { AppError } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
 import { checkLoad, checkRoot } from "../../../core/memory/quotas";
+import { historyOf, storedFactCount } from "../../../core/memory/history";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type {
@@ -106,7 +107,7 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
         return "expired";
       }
       const bytes = checkSnapshot(key, input.content);
-      enforceScopeQuotas(st, root === null, input.content.facts.length);
+      enforceScopeQuotas(st, root === null, storedFactCount(input.content));
       const revision = (root?.revision ?? 0) + 1;
       const params = {
         ...scopeParams(key),
@@ -115,7 +116,8 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
         revision: int(revision),
         expected: int(input.expectedRevision),
         expires_at: int(input.expiresAt),
-        fact_count: int(input.content.facts.length),
+        // What the quotas count: live facts plus history entries.
+        fact_count: int(storedFactCount(input.content)),
         entity_count: int(input.content.entities.length),
         size_bytes: int(bytes),
         now: int(input.now),
@@ -204,7 +206,10 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
   async purgeSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
     const p = { tenant: tenantId, session: sessionId };
     return this.run("WRITE", async (tx) => {
-      let removed = (await one<{ n: number }>(tx, Q.PURGE_SESSION_FACTS, { ...p, batch: int(batch) })).n;
+      // The namespaces' docs (fact history, predicate table) go first; history entries count as removed.
+      const docs = await tx.run(Q.PURGE_SESSION_DOCS, p);
+      const history = docs.records.reduce((n, r) => n + historyOf({ doc: JSON.parse(String(r.get("doc"))) as Record<string, unknown> }).length, 0);
+      let removed = history + (await one<{ n: number }>(tx, Q.PURGE_SESSION_FACTS, { ...p, batch: int(batch) })).n;
       if (removed < batch) removed += (await one<{ n: number }>(tx, Q.PURGE_SESSION_ENTITIES, { ...p, batch: int(batch - removed) })).n;
       const { left } = await one<{ left: boolean }>(tx, Q.RECOUNT_SESSION, p);
       return { removed, done: !left };
@@ -213,6 +218,7 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
 
   async purgeExpired(now: number, batch: number): Promise<PurgeResult> {
     return this.run("WRITE", async (tx) => {
+      await tx.run(Q.PURGE_EXPIRED_DOCS, { now: int(now) });
       let removed = (await one<{ n: number }>(tx, Q.PURGE_EXPIRED_FACTS, { now: int(now), batch: int(batch) })).n;
       if (removed < batch) removed += (await one<{ n: number }>(tx, Q.PURGE_EXPIRED_ENTITIES, { now: int(now), batch: int(batch - removed) })).n;
       const { left } = await one<{ left: boolean }>(tx, Q.RECOUNT_EXPIRED, { now: int(now) });

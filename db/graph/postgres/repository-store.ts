@@ -177,6 +177,24 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
     });
   }
 
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+    return inTransaction(this.db, async (tx) => {
+      await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
+      await tx.selectFrom("repo_memory_locks").select("repo_id").where("repo_id", "=", repoId).forUpdate().execute();
+      const edges = await tx.deleteFrom("repo_edges").where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).executeTakeFirst();
+      const nodes = await tx
+        .deleteFrom("repo_nodes as n")
+        .where("n.repo_id", "=", repoId)
+        .where("n.origin_session_id", "=", sessionId)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("repo_edges as e").select("e.id").whereRef("e.repo_id", "=", "n.repo_id").where((eb) => eb.or([eb("e.src", "=", eb.ref("n.id")), eb("e.dst", "=", eb.ref("n.id"))])))),
+        )
+        .executeTakeFirst();
+      await tx.updateTable("repo_nodes").set({ origin_session_id: null }).where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).execute();
+      return { edges: Number(edges.numDeletedRows), nodes: Number(nodes.numDeletedRows) };
+    });
+  }
+
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
     return inTransaction(this.db, async (tx) => {
       await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();

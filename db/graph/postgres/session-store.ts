@@ -12,6 +12,7 @@ import { chunks } from "../../../core/chunks";
 import { sql } from "kysely";
 import { AppError } from "../../../core/errors";
 import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import { storedFactCount } from "../../../core/memory/history";
 import { checkSnapshot } from "../../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact } from "../../../core/memory/types";
@@ -185,10 +186,11 @@ export class PostgresSessionStore implements SessionMemoryStore {
         tenantRoots: await countWhere(tx, owner.tenant_id, null),
         sessionLiveFactsElsewhere: await liveFactsElsewhere(tx, key, now, true),
         tenantLiveFactsElsewhere: await liveFactsElsewhere(tx, key, now, false),
-        factsAfter: input.content.facts.length,
+        factsAfter: storedFactCount(input.content),
       });
       const revision = (root?.revision ?? 0) + 1;
-      const counts = { fact_count: input.content.facts.length, entity_count: input.content.entities.length, size_bytes: bytes };
+      // fact_count is what the quotas count: live facts plus history entries.
+      const counts = { fact_count: storedFactCount(input.content), entity_count: input.content.entities.length, size_bytes: bytes };
       if (root) {
         await scopeWhere(tx.updateTable("session_memory_scopes").set({ revision, doc: JSON.stringify(input.content.doc), updated_at: now, ...counts }), key).execute();
       } else {
@@ -278,6 +280,16 @@ export class PostgresSessionStore implements SessionMemoryStore {
 
   async purgeSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult> {
     return inTransaction(this.db, async (tx) => {
+      // The namespaces' docs (fact history, predicate table) go first, in one statement; history entries count as removed.
+      const docs = await sql<{ n: number | string }>`
+        with old as (
+          select ns, coalesce(jsonb_array_length(case when jsonb_typeof(doc->'history') = 'array' then doc->'history' end), 0) as n
+          from session_memory_scopes where tenant_id = ${tenantId} and session_id = ${sessionId} and doc <> '{}'::jsonb
+        )
+        update session_memory_scopes s set doc = '{}'::jsonb from old
+        where s.tenant_id = ${tenantId} and s.session_id = ${sessionId} and s.ns = old.ns
+        returning old.n`.execute(tx);
+      const historyRemoved = docs.rows.reduce((n, r) => n + Number(r.n), 0);
       const facts = await sql<{ n: number }>`
         with doomed as (
           select tenant_id, session_id, ns, fact_id from session_memory_facts
@@ -285,7 +297,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
         )
         delete from session_memory_facts f using doomed d
         where f.tenant_id = d.tenant_id and f.session_id = d.session_id and f.ns = d.ns and f.fact_id = d.fact_id`.execute(tx);
-      let removed = Number(facts.numAffectedRows ?? 0);
+      let removed = Number(facts.numAffectedRows ?? 0) + historyRemoved;
       if (removed < batch) {
         const ents = await sql`
           with doomed as (
@@ -309,6 +321,8 @@ export class PostgresSessionStore implements SessionMemoryStore {
   async purgeExpired(now: number, batch: number): Promise<PurgeResult> {
     const at = new Date(now);
     return inTransaction(this.db, async (tx) => {
+      // Expired namespaces' docs (fact history) go with the first batch.
+      await sql`update session_memory_scopes set doc = '{}'::jsonb where expires_at <= ${at} and doc <> '{}'::jsonb`.execute(tx);
       const facts = await sql`
         with doomed as (
           select tenant_id, session_id, ns, fact_id from session_memory_facts where expires_at <= ${at} limit ${batch}

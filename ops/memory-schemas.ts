@@ -1,0 +1,47 @@
+/** Schemas of the session-memory validity, history and erasure operations (ops/memory.ts). */
+import { z } from "zod";
+import { entityView, factView } from "./schemas";
+
+export const sessionFactId = z.string().regex(/^sf_[0-9a-f]{32}$/).describe('A fact_id of this thread\'s session memory ("sf_…").');
+
+export const asOf = z.iso
+  .datetime({ offset: true })
+  .optional()
+  .describe("Answer what the thread believed at this time (platform clock): the facts current then, including ones since superseded or retracted.");
+
+/** A fact as reads show it: when it became current (null for facts stored before validity was recorded). */
+export const liveFact = factView.extend({ source: z.string().optional(), valid_from: z.string().nullable(), observed_at: z.string().optional() });
+
+export const factHistory = z.strictObject({
+  fact_id: z.string(),
+  versions: z.array(
+    z.strictObject({
+      fact_id: z.string(),
+      subject: entityView,
+      predicate: z.string(),
+      object: entityView,
+      source: z.string().optional(),
+      valid_from: z.string().nullable(),
+      valid_to: z.string().nullable(),
+      observed_at: z.string().optional(),
+      session_id: z.string(),
+      status: z.enum(["current", "superseded", "retracted"]),
+      replaced_by: z.array(z.string()),
+    }),
+  ),
+});
+
+export const erasureReceipt = z.strictObject({
+  scope: z.enum(["namespace", "session", "promoted"]),
+  session_id: z.string(),
+  stores: z.array(
+    z.strictObject({
+      store: z.string(),
+      entities: z.number().int(),
+      facts: z.number().int(),
+      history: z.number().int(),
+      status: z.enum(["done", "pending"]),
+    }),
+  ),
+  done: z.boolean(),
+});
