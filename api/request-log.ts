@@ -33,15 +33,28 @@ const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 
 const BEAT_MS = 20;
 let lastBeat = Date.now();
+/** Set by a late beat until the loop's next check phase: the requests read in between waited since then. */
+let heldSince: number | undefined;
 let beating = false;
+
+function beat(): void {
+  const now = Date.now();
+  // Timers run before the loop reads sockets: a late beat marks the requests it is about to read.
+  if (now - lastBeat > 2 * BEAT_MS) {
+    heldSince = lastBeat + BEAT_MS;
+    setImmediate(() => (heldSince = undefined));
+  }
+  lastBeat = now;
+}
 
 /** When a request starting now could first have been read (see the file comment). */
 export function arrivedAt(now = Date.now()): number {
   if (!beating) {
     beating = true;
-    setInterval(() => (lastBeat = Date.now()), BEAT_MS).unref();
+    setInterval(beat, BEAT_MS).unref();
     lastBeat = now;
   }
+  if (heldSince !== undefined) return Math.min(heldSince, now);
   return now - lastBeat > 2 * BEAT_MS ? lastBeat + BEAT_MS : now;
 }
 

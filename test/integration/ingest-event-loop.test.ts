@@ -3,7 +3,7 @@
  * synchronously in this thread, and an ingest's parse, graph build and fenced persist (thousands of
  * rows in one transaction) once held the event loop for seconds — no request, timer or lease
  * renewal ran meanwhile (the persist alone was most of the job's time). Here a first ingest of a
- * generated 400-file project runs through the real runner on PGlite while
+ * generated 250-file project runs through the real runner on PGlite while
  * perf_hooks.monitorEventLoopDelay watches the loop: its longest delay must stay under a second, or
  * a tenth of the job's duration where the machine is slow enough to stretch everything — one
  * bounded statement or one file's parse, never the whole persist — and a timer meant to tick every
@@ -27,7 +27,7 @@ import { writeGeneratedRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
 
-const FILES = 400;
+const FILES = 250;
 /** The bound: a second, or a tenth of the job's own duration on a slower (shared) machine. */
 const MAX_LOOP_DELAY_MS = 1000;
 const MAX_LOOP_SHARE = 0.1;
