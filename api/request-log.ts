@@ -12,11 +12,17 @@
  * otherwise one is generated. Either way it is echoed as `X-Request-Id`.
  * Probe and scrape requests (`/healthz`, `/readyz`, `/metrics`) that succeed
  * are logged at debug.
+ *
+ * Duration: from when the request could first have been read. A request that arrives while the
+ * event loop is held (a long synchronous step) is only parsed once the loop is free again; a
+ * heartbeat every BEAT_MS notes the last time the loop ran, and a request that starts after a
+ * missed beat is timed from the moment that beat was due — so `duration_ms` includes the wait in
+ * the socket (at most one beat too much), not just the time after the loop came back.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
+import { pinoHttp, startTime } from "pino-http";
 import type { Logger } from "../core/log";
 import { redactText } from "../core/redact";
 import { routeTemplate } from "./http";
@@ -24,6 +30,33 @@ import { routeTemplate } from "./http";
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const CARRIED = ["authorization", "cookie", "x-codesynapse-session", "x-codesynapse-parent-session"] as const;
 const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+
+const BEAT_MS = 20;
+let lastBeat = Date.now();
+/** Set by a late beat until the loop's next check phase: the requests read in between waited since then. */
+let heldSince: number | undefined;
+let beating = false;
+
+function beat(): void {
+  const now = Date.now();
+  // Timers run before the loop reads sockets: a late beat marks the requests it is about to read.
+  if (now - lastBeat > 2 * BEAT_MS) {
+    heldSince = lastBeat + BEAT_MS;
+    setImmediate(() => (heldSince = undefined));
+  }
+  lastBeat = now;
+}
+
+/** When a request starting now could first have been read (see the file comment). */
+export function arrivedAt(now = Date.now()): number {
+  if (!beating) {
+    beating = true;
+    setInterval(beat, BEAT_MS).unref();
+    lastBeat = now;
+  }
+  if (heldSince !== undefined) return Math.min(heldSince, now);
+  return now - lastBeat > 2 * BEAT_MS ? lastBeat + BEAT_MS : now;
+}
 
 /** The caller's X-Request-Id when it is safe to log and echo, else undefined. */
 export function acceptedRequestId(req: IncomingMessage): string | undefined {
@@ -64,5 +97,8 @@ export function requestLog(logger: Logger): RequestHandler {
       return PROBES.has(routeTemplate(req as Request)) && res.statusCode < 400 ? "debug" : "info";
     },
   });
-  return middleware as unknown as RequestHandler;
+  return ((req, res, next) => {
+    (res as unknown as Record<symbol, number>)[startTime] = arrivedAt();
+    return (middleware as unknown as RequestHandler)(req, res, next);
+  }) satisfies RequestHandler;
 }

@@ -5,7 +5,8 @@
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
  * BENCH_ONLY=identity,recall,stores,jobs,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
- * (or `scale-curve`), only those run; these two are never part of the default set (they take minutes).
+ * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default), only those
+ * run; these three are never part of the default set (they take minutes).
  */
 import { benchIdentity, printIdentity } from "./identity";
 import { benchIngest, printIngest } from "./ingest";
@@ -15,6 +16,7 @@ import { benchRecall, printRecall } from "./recall";
 import { benchStores, printStores } from "./stores";
 import { benchRegistryScale } from "./registry-scale";
 import { benchScaleCurve } from "./scale-curve";
+import { benchStall, printStall } from "./stall";
 
 process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL;
 const named = process.argv.slice(2).flatMap((a) => a.split(",")).filter(Boolean);
@@ -29,4 +31,5 @@ if (want("parse-quality")) printParseQuality(await benchParseQuality());
 if (want("ingest")) printIngest(await benchIngest());
 if (only.includes("registry-scale")) await benchRegistryScale();
 if (only.includes("scale-curve")) await benchScaleCurve();
+if (only.includes("stall")) printStall(await benchStall());
 process.exit(process.exitCode ?? 0);

@@ -15,9 +15,11 @@ import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { AppError } from "../core/errors";
 import { PREPARE_MARK } from "../core/prepare";
+import { giveTurn } from "../core/turn";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "./schema";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -143,7 +145,17 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   try {
     const pglite = await openPGlite(opts.dataDir);
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    // Each statement runs synchronously in this thread: the event loop gets a turn before a
+    // statement once TURN_MS of work went by without one (core/turn.ts), so a long transaction
+    // (an ingest's persist, an embedding batch, a cleanup sweep) never holds every request.
+    const client = {
+      query: async (text: string, params?: unknown[]) => {
+        await giveTurn();
+        return pglite.query(text, params);
+      },
+      close: () => pglite.close(),
+    };
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client as unknown as PGlite) });
     return {
       db,
       kind: "pglite",

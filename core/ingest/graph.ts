@@ -27,6 +27,7 @@ import { MAX_ENTITY_NAME_CHARS } from "../limits";
 import { normalizeName, repoFactId, repoNodeId } from "../memory/ids";
 import type { DurableTriple } from "../memory/repository-store";
 import { redact } from "../redact";
+import { giveTurn } from "../turn";
 import type { ParsedFile } from "./parse";
 
 export const INGEST_SOURCE = "ingest";
@@ -161,6 +162,7 @@ export async function buildCodeGraph(repoId: string, repoName: string, files: Gr
 
   // 1. Files, packages, symbols and `contains`.
   for (const f of files) {
+    await giveTurn();
     const symbols = f.parsed?.symbols ?? [];
     const symbolNames = symbols.map((s) => `${f.path}#${qualifiedOf(s)}`);
     const clean = await cleanNames([f.path, ...symbolNames]);
@@ -191,6 +193,7 @@ export async function buildCodeGraph(repoId: string, repoName: string, files: Gr
 
   // 2. `imports`, then `calls` and `references` through the files in scope.
   for (const f of files) {
+    await giveTurn();
     if (!f.parsed) continue;
     const fileNode = fileNodes.get(f.path) ?? null;
     const imported: string[] = [];

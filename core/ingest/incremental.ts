@@ -15,6 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "../../db/schema";
+import { giveTurn } from "../turn";
 import type { ParsedFile } from "./parse";
 import { isParsable, parseSyntax, SYNTAX_PARSER } from "./syntax";
 import type { WalkedFile } from "./walk";
@@ -36,8 +37,8 @@ export interface IncrementalParse {
 }
 
 const WRITE_CHUNK = 200;
-/** Yield to the event loop (lease renewal, cancels) at least this often while parsing. */
-const YIELD_EVERY_MS = 50;
+/** Progress is reported at most this often while parsing. */
+const PROGRESS_EVERY_MS = 50;
 
 export const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -48,7 +49,7 @@ export async function readParseCache(db: Db, repoId: string): Promise<Map<string
 
 /**
  * Parses what changed. `progress(done, total)` is called as files are done (at most every
- * YIELD_EVERY_MS, and once at the end); `signal` stops it between files.
+ * PROGRESS_EVERY_MS, and once at the end); `signal` stops it between files.
  */
 export async function parseChanged(
   walked: WalkedFile[],
@@ -77,11 +78,12 @@ export async function parseChanged(
         out.parsedCount++;
       }
     }
-    if (performance.now() - last >= YIELD_EVERY_MS) {
+    // The event loop gets its turn (requests, lease renewal, cancels) between files (core/turn.ts).
+    if (performance.now() - last >= PROGRESS_EVERY_MS) {
       o.progress?.(i + 1, walked.length);
-      await new Promise((r) => setImmediate(r));
       last = performance.now();
     }
+    await giveTurn();
   }
   o.progress?.(walked.length, walked.length);
   for (const p of cache.keys()) if (!present.has(p)) out.deleted.push(p);

@@ -7,6 +7,8 @@
  * writes.
  */
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import net from "node:net";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
@@ -60,6 +62,28 @@ await describeEachDatabase("request logs and HTTP metrics", (t) => {
     expect(logs).not.toContain(session);
     expect(logs).not.toContain(a.apiKey);
     for (const v of cookieValues) expect(logs).not.toContain(v);
+  });
+
+  it("a request that waited behind a held event loop is logged with the wait, not only the time after it", async () => {
+    const id = `held-${randomBytes(6).toString("hex")}`;
+    const url = new URL(srv.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    await once(socket, "connect");
+    await call(srv.url, "GET", "/healthz"); // the loop runs normally right before
+    const answered = once(socket, "data");
+    socket.write(`GET /api/v1/me HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${a.apiKey}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`);
+    // The request is in the server's socket; the loop is held for 400 ms before it can read it.
+    const until = performance.now() + 400;
+    while (performance.now() < until) {
+      /* a synchronous step, as a long PGlite statement or parse is */
+    }
+    const [chunk] = (await answered) as [Buffer];
+    expect(chunk.toString("latin1")).toMatch(/^HTTP\/1\.1 200/);
+    socket.destroy();
+    await settle();
+    const line = lines().find((l) => l.request_id === id)!;
+    expect(line).toMatchObject({ route: "/api/v1/me", status: 200 });
+    expect(line.duration_ms as number).toBeGreaterThanOrEqual(300);
   });
 
   it("keeps a safe X-Request-Id and replaces one that is a credential, a session id or not an opaque token", async () => {

@@ -72,3 +72,25 @@ export async function writeFixtureRepo(dir: string, files: Record<string, string
     await writeFile(path.join(dir, rel), text);
   }
 }
+
+/**
+ * A generated TypeScript project of `files` modules (`src/m<i>.ts`): each imports the three before
+ * it, declares a class with four methods and three functions, and calls into what it imports — about
+ * a dozen graph triples per file, the shape of an ordinary first ingest at scale.
+ */
+export async function writeGeneratedRepo(dir: string, files: number): Promise<void> {
+  await mkdir(path.join(dir, "src"), { recursive: true });
+  for (let i = 0; i < files; i++) {
+    const deps = [i - 1, i - 2, i - 3].filter((d) => d >= 0);
+    const lines = [
+      ...deps.map((d) => `import { Service${d}, helper${d}a } from "./m${d}";`),
+      "",
+      `export class Service${i} {`,
+      ...["open", "read", "write", "close"].map((m) => `  ${m}${i}(x: number): number {\n    return ${deps.length > 0 ? `helper${deps[0]}a(x) + ` : ""}x;\n  }`),
+      "}",
+      ...["a", "b", "c"].map((s) => `export function helper${i}${s}(x: number): number {\n  ${deps.map((d) => `new Service${d}().read${d}(x);`).join("\n  ")}\n  return x * ${i};\n}`),
+      "",
+    ];
+    await writeFile(path.join(dir, "src", `m${i}.ts`), lines.join("\n"));
+  }
+}

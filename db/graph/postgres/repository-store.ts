@@ -13,6 +13,12 @@ import { inTransaction } from "../../../core/transaction";
 import type { Db, Tx } from "../../schema";
 
 const NODE_COLS = ["id", "label", "name", "type", "origin_session_id"] as const;
+/**
+ * Rows per INSERT statement. On PGlite a statement runs synchronously in the process's one thread
+ * and every other statement waits for it: small statements keep each block short (the event loop
+ * gets its turn between them, db/database.ts), at the price of a few more round trips.
+ */
+const ROWS_PER_STATEMENT = 100;
 
 /** Tokens are matched case-insensitively against `name_key` (the lower-cased name); empty ones are dropped. */
 function lowerTokens(tokens: string[]): string[] {
@@ -37,42 +43,25 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
       for (const t of triples) for (const n of [t.subject, t.object]) if (!nodes.has(n.id)) nodes.set(n.id, n);
       const edges = new Map<string, DurableTriple>();
       for (const t of triples) if (!edges.has(t.fact_id)) edges.set(t.fact_id, t);
-      const existingNodes = new Set(
-        (await tx.selectFrom("repo_nodes").select("id").where("repo_id", "=", repoId).where("id", "in", [...nodes.keys()]).execute()).map((r) => r.id),
-      );
-      const existingEdges = new Set(
-        (await tx.selectFrom("repo_edges").select("id").where("repo_id", "=", repoId).where("id", "in", [...edges.keys()]).execute()).map((r) => r.id),
-      );
-      const addNodes = [...nodes.values()].filter((n) => !existingNodes.has(n.id));
-      const addEdges = [...edges.values()].filter((e) => !existingEdges.has(e.fact_id));
+      // Rows already there are left as they are (ON CONFLICT DO NOTHING); the limits are checked on
+      // the counts after the insert, and a refusal throws, which rolls the transaction back.
       const count = async (table: "repo_nodes" | "repo_edges") =>
         Number((await tx.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as("n")).where("repo_id", "=", repoId).executeTakeFirstOrThrow()).n);
-      if (addNodes.length > 0 && (await count("repo_nodes")) + addNodes.length > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
-      if (addEdges.length > 0 && (await count("repo_edges")) + addEdges.length > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
-      if (addNodes.length > 0) {
-        await tx
-          .insertInto("repo_nodes")
-          .values(addNodes.map((n) => ({ repo_id: repoId, id: n.id, label: NODE_LABEL, name: n.name, name_key: nameKey(n.name), type: n.type, props: "{}", origin_session_id: origin.session_id, embedding_model: null, embedding: null, created_at: at, updated_at: at })))
-          .execute();
+      const nodeRows = [...nodes.values()].map((n) => ({ repo_id: repoId, id: n.id, label: NODE_LABEL, name: n.name, name_key: nameKey(n.name), type: n.type, props: "{}", origin_session_id: origin.session_id, embedding_model: null, embedding: null, created_at: at, updated_at: at }));
+      let added = 0;
+      for (let i = 0; i < nodeRows.length; i += ROWS_PER_STATEMENT) {
+        const r = await tx.insertInto("repo_nodes").values(nodeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).returning("id").execute();
+        added += r.length;
       }
-      if (addEdges.length > 0) {
-        await tx
-          .insertInto("repo_edges")
-          .values(
-            addEdges.map((e) => ({
-              repo_id: repoId,
-              id: e.fact_id,
-              label: FACT_LABEL,
-              src: e.subject.id,
-              predicate: e.predicate,
-              dst: e.object.id,
-              props: JSON.stringify(e.source ? { source: e.source } : {}),
-              origin_session_id: origin.session_id,
-              created_at: at,
-            })),
-          )
-          .execute();
+      if (added > 0 && (await count("repo_nodes")) > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
+      const props = (e: DurableTriple) => JSON.stringify(e.source ? { source: e.source } : {});
+      const edgeRows = [...edges.values()].map((e) => ({ repo_id: repoId, id: e.fact_id, label: FACT_LABEL, src: e.subject.id, predicate: e.predicate, dst: e.object.id, props: props(e), origin_session_id: origin.session_id, created_at: at }));
+      added = 0;
+      for (let i = 0; i < edgeRows.length; i += ROWS_PER_STATEMENT) {
+        const r = await tx.insertInto("repo_edges").values(edgeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).returning("id").execute();
+        added += r.length;
       }
+      if (added > 0 && (await count("repo_edges")) > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
     });
     return triples.map((t) => t.fact_id);
   }
