@@ -69,6 +69,10 @@ export async function startPlatform(
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
+  // Caps on queued jobs per organisation / session (docs/jobs.md "Caps"), refusals counted without tenant or session labels.
+  const jobMetrics = ctx.jobMetrics;
+  queue.caps = { ...(config.JOB_ORG_MAX_QUEUED ? { perOrg: config.JOB_ORG_MAX_QUEUED } : {}), ...(config.JOB_SESSION_MAX_QUEUED ? { perSession: config.JOB_SESSION_MAX_QUEUED } : {}) };
+  queue.onLimit = (pool, limit) => jobMetrics.limited(pool, limit);
   let workers: WorkerHost | undefined;
   let webhooks: WebhookSender | undefined;
   const platform: Platform = {
@@ -118,6 +122,9 @@ export async function startPlatform(
       leaseMs: config.JOB_LEASE_MS,
       reconcileMs: config.JOB_RECONCILE_MS,
       staleMs: config.JOB_STALE_MS,
+      ...(config.JOB_FAIR_SHARE
+        ? { fair: { ...(config.JOB_ORG_WEIGHTS ? { weights: config.JOB_ORG_WEIGHTS } : {}), ...(config.JOB_ORG_MAX_RUNNING ? { runningPerOrg: config.JOB_ORG_MAX_RUNNING } : {}) } }
+        : {}),
       ...(ctx.memory ? { stores: { repository: ctx.memory.repository.store } } : {}),
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),
