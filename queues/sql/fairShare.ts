@@ -98,16 +98,19 @@ export function nextRows(o: NextOptions): RawBuilder<unknown> {
              and run_at <= ${o.now}
            order by run_at, id limit ${o.limit}) h
     ), ranked as (
-      select id, t, min(run_at) over (partition by t) as o_first,
+      select id, t, run_at, min(run_at) over (partition by t) as o_first,
              row_number() over (partition by t order by s_rank, s_first, s) as o_rank
         from heads
     )${running}, turns as (
-      select r.id, r.t, r.o_first, ceil(r.o_rank::numeric / ${weightOf}) as turn
+      select r.id, r.t, r.o_first, r.run_at, ceil(r.o_rank::numeric / ${weightOf}) as turn
         from ranked r ${capFilter}
+    ), ord as (
+      -- The candidates in claiming order, as one array: the lock below then reads the rows by primary key.
+      select array_agg(id order by turn, o_first, t, run_at, id) as ids from turns
     ), fair as (
-      select j.id from turns f join jobs j on j.id = f.id
-       where j.status = 'queued' and j.pool = ${o.pool} and j.run_at <= ${o.now}
-       order by f.turn, f.o_first, f.t, j.run_at, j.id
+      select j.id from ord, jobs j
+       where j.id = any(ord.ids) and j.status = 'queued' and j.pool = ${o.pool} and j.run_at <= ${o.now}
+       order by array_position(ord.ids, j.id)
        limit ${o.limit}
        for update of j skip locked
     )${fill}, next as (
