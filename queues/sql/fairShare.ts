@@ -10,12 +10,15 @@
  *   keys    every (organisation, session) with a queued row in the pool: a loose index scan
  *           over jobs_fair_idx (one index probe per key, however many rows each key has);
  *           system rows (no identity) are the key ('', '');
- *   heads   each key's first `limit` due rows in (run_at, id) order — s_rank 1, 2, …;
- *   ranked  o_rank: the organisation's turn order, sessions interleaved by s_rank (a session's
- *           k-th row before any session's k+1-th), ties by the session's oldest row; an
- *           operator weight w gives the organisation w turns per round (turn = ceil(o_rank / w));
- *           with `runningPerOrg`, an organisation already running n rows of the pool gets at
- *           most cap - n more (system rows are never capped);
+ *   running the pool's running rows per key (jobs_running_key_idx: as many as the pool runs);
+ *   heads   each key's first `limit` due rows in (run_at, id) order; s_rank = the key's running
+ *           rows + 1, + 2, … — turns count what already runs, so claims of one row at a time
+ *           (a slot freed) still alternate: the organisation running fewest goes first;
+ *   ranked  o_rank: the organisation's running rows + its position, sessions interleaved by
+ *           s_rank (a session's k-th turn before any session's k+1-th), ties by the session's
+ *           oldest row; an operator weight w gives the organisation w turns per round
+ *           (turn = ceil(o_rank / w)); with `runningPerOrg`, only rows with o_rank <= cap
+ *           (system rows are never capped);
  *   fair    the rows by (turn, organisation's oldest due row, organisation), locked
  *           `for update skip locked` exactly like the FIFO path — the rechecks of status, pool
  *           and run_at are repeated on the locked row, so a row another claimer took in the
@@ -27,8 +30,9 @@
  *   next    fair, then fill.
  * Invariants: the statement still claims at most `limit` rows, only due `queued` rows of the
  * pool, each by one claimer; within a session the order is FIFO.
- * Cost: (distinct queued keys of the pool) index probes plus at most keys × limit candidate
- * rows sorted, per claim — independent of the backlog's depth (docs/jobs.md, "Fair share").
+ * Cost: (distinct queued keys of the pool) index probes, a read of the pool's running rows, and
+ * at most keys × limit candidate rows sorted, per claim — independent of the backlog's depth
+ * (docs/jobs.md, "Fair share").
  * The running cap is read in the same snapshot: two claims committing at the same instant can
  * each see n < cap, so with W worker processes it may be exceeded by at most W - 1 momentarily.
  */
@@ -64,12 +68,7 @@ export function nextRows(o: NextOptions): RawBuilder<unknown> {
   }
   const cap = o.fair.runningPerOrg;
   const weights = [...(o.fair.weights ?? new Map<string, number>())];
-  const running = cap === undefined ? sql`` : sql`,
-    running as (
-      select coalesce(tenant_id, '') as t, count(*) as n from jobs
-       where status = 'running' and pool = ${o.pool} and tenant_id is not null group by 1
-    )`;
-  const capFilter = cap === undefined ? sql`` : sql`where r.t = '' or r.o_rank <= ${cap} - coalesce((select n from running where running.t = r.t), 0)`;
+  const capFilter = cap === undefined ? sql`` : sql`where r.t = '' or r.o_rank <= ${cap}`;
   const weightOf = weights.length === 0 ? sql`1` : sql`coalesce((select w from unnest(${weights.map(([k]) => k)}::text[], ${weights.map(([, w]) => w)}::int[]) as wt(t, w) where wt.t = r.t), 1)`;
   // Concurrent claimers see the same candidates and skip each other's locks: what the fair
   // candidates could not fill is filled first-in, first-out (never with a running cap, which
@@ -89,19 +88,24 @@ export function nextRows(o: NextOptions): RawBuilder<unknown> {
         select coalesce(tenant_id, '') as t, coalesce(session_id, '') as s from jobs
          where status = 'queued' and pool = ${o.pool} and (coalesce(tenant_id, ''), coalesce(session_id, '')) > (k.t, k.s)
          order by 1, 2 limit 1) n
+    ), running as (
+      select coalesce(tenant_id, '') as t, coalesce(session_id, '') as s, count(*) as n from jobs
+       where status = 'running' and pool = ${o.pool} group by 1, 2
     ), heads as (
-      select h.id, h.run_at, k.t, k.s, h.s_rank,
+      select h.id, h.run_at, k.t, k.s,
+             h.n + coalesce((select n from running where running.t = k.t and running.s = k.s), 0) as s_rank,
              min(h.run_at) over (partition by k.t, k.s) as s_first
         from keys k, lateral (
-          select id, run_at, row_number() over (order by run_at, id) as s_rank from jobs
+          select id, run_at, row_number() over (order by run_at, id) as n from jobs
            where status = 'queued' and pool = ${o.pool} and coalesce(tenant_id, '') = k.t and coalesce(session_id, '') = k.s
              and run_at <= ${o.now}
            order by run_at, id limit ${o.limit}) h
     ), ranked as (
       select id, t, run_at, min(run_at) over (partition by t) as o_first,
-             row_number() over (partition by t order by s_rank, s_first, s) as o_rank
+             row_number() over (partition by t order by s_rank, s_first, s)
+               + coalesce((select sum(n) from running where running.t = heads.t), 0) as o_rank
         from heads
-    )${running}, turns as (
+    ), turns as (
       select r.id, r.t, r.o_first, r.run_at, ceil(r.o_rank::numeric / ${weightOf}) as turn
         from ranked r ${capFilter}
     ), ord as (
