@@ -165,6 +165,11 @@ export interface ProviderGates {
 
 type LimitConfig = Pick<Config, "LLM_BASE_URL" | "EMBEDDING_BASE_URL" | "LLM_MAX_RPS" | "LLM_MAX_CONCURRENT" | "EMBEDDING_MAX_RPS" | "EMBEDDING_MAX_CONCURRENT" | "EXTRACTOR_MAX_RPS" | "EXTRACTOR_MAX_CONCURRENT">;
 
+/** Whether any provider limit is configured (no Redis client is opened for none). */
+export function hasProviderLimits(config: LimitConfig): boolean {
+  return [config.LLM_MAX_RPS, config.LLM_MAX_CONCURRENT, config.EMBEDDING_MAX_RPS, config.EMBEDDING_MAX_CONCURRENT, config.EXTRACTOR_MAX_RPS, config.EXTRACTOR_MAX_CONCURRENT].some((v) => v !== undefined);
+}
+
 /** The gates the configuration asks for (none without a limit set); stores shared through Redis when given. */
 export function createProviderGates(
   config: LimitConfig,

@@ -13,7 +13,7 @@ import { JOB_STALE_MS } from "../core/limits";
 import type { Db } from "../db/schema";
 import { queueDepth, staleQueued } from "./sql/queueDepth";
 
-export type JobOutcomeLabel = "succeeded" | "failed" | "retried" | "refused" | "canceled" | "abandoned" | "released" | "lease_lost";
+export type JobOutcomeLabel = "succeeded" | "failed" | "retried" | "deferred" | "refused" | "canceled" | "abandoned" | "released" | "lease_lost";
 
 export class JobMetrics {
   readonly registry: Registry;
