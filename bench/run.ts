@@ -3,11 +3,12 @@
  * numbers within each table come from the same conditions. Set
  * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
- * BENCH_ONLY=identity,recall,stores,jobs,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
+ * BENCH_ONLY=identity,recall,stores,jobs,fairness,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
  * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default), only those
  * run; these three are never part of the default set (they take minutes).
  */
+import { benchFairness, printFairness } from "./fairness";
 import { benchIdentity, printIdentity } from "./identity";
 import { benchIngest, printIngest } from "./ingest";
 import { benchJobs, printJobs } from "./jobs";
@@ -27,6 +28,7 @@ if (want("identity")) printIdentity(await benchIdentity());
 if (want("recall")) printRecall(await benchRecall());
 if (want("stores")) printStores(await benchStores());
 if (want("jobs")) printJobs(await benchJobs());
+if (want("fairness")) printFairness(await benchFairness());
 if (want("parse-quality")) printParseQuality(await benchParseQuality());
 if (want("ingest")) printIngest(await benchIngest());
 if (only.includes("registry-scale")) await benchRegistryScale();

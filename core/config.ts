@@ -61,6 +61,39 @@ const clusterNodes = z
 
 const count = (def: number, max = 1_000_000) => z.coerce.number().int().min(1).max(max).default(def);
 
+const POOL_NAMES = ["ingest", "ai", "embedding", "fix", "cleanup"] as const;
+type PoolName = (typeof POOL_NAMES)[number];
+
+/**
+ * A per-pool limit (docs/jobs.md "Caps"): one number for every pool ("4"), or `pool=n` pairs
+ * ("ai=2,ingest=1"; pools not named are unlimited). Unset: no limit.
+ */
+const poolLimits = z
+  .string()
+  .trim()
+  .refine(
+    (v) => /^[0-9]{1,6}$/.test(v) || v.split(",").every((t) => { const m = /^([a-z]+)=([0-9]{1,6})$/.exec(t.trim()); return m !== null && (POOL_NAMES as readonly string[]).includes(m[1]!); }),
+    `must be a number, or pool=n pairs of the pools ${POOL_NAMES.join(", ")}`,
+  )
+  .transform((v): Partial<Record<PoolName, number>> => {
+    if (/^[0-9]+$/.test(v)) return Object.fromEntries(POOL_NAMES.map((p) => [p, Number(v)]));
+    return Object.fromEntries(v.split(",").map((t) => t.trim().split("=")).map(([p, n]) => [p, Number(n)]));
+  })
+  .refine((m) => Object.values(m).every((n) => n >= 1), "limits must be at least 1")
+  .optional();
+
+/** Operator weights of fair share: `org_id=3,org_id=2`; an organisation of weight w gets w turns per round (others 1). */
+const orgWeights = z
+  .string()
+  .trim()
+  .refine((v) => v.split(",").every((t) => /^[A-Za-z0-9_.:-]{1,128}=[0-9]{1,3}$/.test(t.trim()) && Number(t.trim().split("=")[1]) >= 1), "must be org_id=weight pairs (weights 1..999)")
+  .transform((v) => new Map(v.split(",").map((t) => t.trim().split("=")).map(([o, w]) => [o!, Number(w)] as const)))
+  .optional();
+
+/** A provider limit (requests per second, concurrent requests); unset = none of ours. */
+const providerRate = z.coerce.number().positive().max(1_000_000).optional();
+const providerConcurrency = z.coerce.number().int().min(1).max(100_000).optional();
+
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((v) => v === "1" || v === "true" || v === "yes");
@@ -133,6 +166,27 @@ export const configSchema = z.object({
    * 0 = a free port (logged). The API serves them on PORT. docs/observability.md.
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /**
+   * Fair share (docs/jobs.md): in each pool, organisations take turns, then sessions within one; a
+   * session's own jobs stay first-in, first-out. 0 = one first-in, first-out queue per pool.
+   */
+  JOB_FAIR_SHARE: bool.default(true),
+  JOB_ORG_WEIGHTS: orgWeights,
+  /** Caps per organisation and pool: running jobs (the claim holds the rest back), queued jobs (submission answers 429). */
+  JOB_ORG_MAX_RUNNING: poolLimits,
+  JOB_ORG_MAX_QUEUED: poolLimits,
+  /** Per session and pool: queued jobs (submission answers 429). */
+  JOB_SESSION_MAX_QUEUED: poolLimits,
+  /**
+   * Provider rate limits (docs/jobs.md "Provider limits"), per configured endpoint and shared by every
+   * worker process through Redis when REDIS_URL is set: requests per second and requests in flight.
+   */
+  LLM_MAX_RPS: providerRate,
+  LLM_MAX_CONCURRENT: providerConcurrency,
+  EMBEDDING_MAX_RPS: providerRate,
+  EMBEDDING_MAX_CONCURRENT: providerConcurrency,
+  EXTRACTOR_MAX_RPS: providerRate,
+  EXTRACTOR_MAX_CONCURRENT: providerConcurrency,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -152,7 +206,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const v = overrides[key as keyof Config] ?? env[key];
     if (v !== undefined && v !== "") raw[key] = v;
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema
+    .refine((c) => c.JOB_FAIR_SHARE || (!c.JOB_ORG_MAX_RUNNING && !c.JOB_ORG_WEIGHTS), {
+      path: ["JOB_ORG_MAX_RUNNING"],
+      message: "the running cap and weights are applied by the fair claim: they need JOB_FAIR_SHARE on",
+    })
+    .safeParse(raw);
   if (!parsed.success) {
     const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
     const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);

@@ -62,6 +62,7 @@ export const ERRORS = {
   data_dir_in_use: { status: 500, message: "The embedded database is in use by another process." },
   internal: { status: 500, message: "Internal error." },
   unavailable: { status: 503, message: "A required service is unavailable." },
+  provider_rate_limited: { status: 503, message: "The model provider is rate limiting; the job waits and runs again without spending an attempt." },
   dependency_unavailable: { status: 503, message: "A service this request needs is unavailable; retry shortly." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

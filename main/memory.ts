@@ -11,6 +11,7 @@ import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import { AppError } from "../core/errors";
 import type { Logger } from "../core/log";
+import type { ProviderGates } from "../core/provider-limits";
 import { LocalHashEmbedder, OpenAIEmbedder, type Embedder } from "../core/memory/embedder";
 import { LocalExtractor, OpenAIExtractor, type Extractor } from "../core/memory/extractor";
 import { createMemoryServices, type MemoryServices } from "../core/memory/services";
@@ -67,23 +68,23 @@ const NEO4J_OR_MILVUS_VECTOR_INDEX: MethodNames<SessionVectorIndex> = {
   deleteExpired: true,
 };
 
-export function buildEmbedder(config: Config): Embedder {
+export function buildEmbedder(config: Config, gates?: ProviderGates): Embedder {
   if (config.EMBEDDER === "openai") {
     if (!config.EMBEDDING_BASE_URL) throw new AppError("unavailable", { message: "EMBEDDER=openai needs EMBEDDING_BASE_URL." });
-    return new OpenAIEmbedder({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, dim: 0, apiKey: config.LLM_API_KEY });
+    return new OpenAIEmbedder({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, dim: 0, apiKey: config.LLM_API_KEY, gate: gates?.embedder });
   }
   return new LocalHashEmbedder(256);
 }
 
-export function buildExtractor(config: Config): Extractor {
+export function buildExtractor(config: Config, gates?: ProviderGates): Extractor {
   if (config.EXTRACTOR === "openai") {
     if (!config.LLM_BASE_URL) throw new AppError("unavailable", { message: "EXTRACTOR=openai needs LLM_BASE_URL (a locally hosted model)." });
-    return new OpenAIExtractor({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY });
+    return new OpenAIExtractor({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, gate: gates?.extractor });
   }
   return new LocalExtractor();
 }
 
-export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger: Logger): MemoryServices {
+export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger: Logger, gates?: ProviderGates): MemoryServices {
   const onWarning = (event: string, code: string) => logger.warn({ event, code }, "memory: optional work failed");
   const graph = buildGraphStores(config, db);
   const vectors = buildVectorIndex(config, db, graph, (event) => onWarning(event, "unavailable"));
@@ -91,8 +92,8 @@ export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger
     store: graph.store,
     repo: graph.repo,
     vectors: vectors.index,
-    embedder: buildEmbedder(config),
-    extractor: buildExtractor(config),
+    embedder: buildEmbedder(config, gates),
+    extractor: buildExtractor(config, gates),
     clock,
     onWarning,
   });

@@ -11,6 +11,8 @@ import { createApp } from "../api/app";
 import { createRateLimits } from "../core/rate-limit";
 import { redisLimiterStore } from "../db/redis-rate-limits";
 import { buildMemoryServices } from "./memory";
+import { createProviderGates, hasProviderLimits } from "../core/provider-limits";
+import { redisProviderLimitStores } from "../db/redis-provider-limits";
 import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "../api/context";
 import { SessionCleaners } from "../core/retention/cleaners";
@@ -57,7 +59,10 @@ export async function startPlatform(
     ctx.limits = limits;
     ctx.closers!.push(() => limits.close());
   }
-  ctx.memory = buildMemoryServices(config, database.db, clock, logger);
+  // Provider limits (docs/jobs.md): shared by every process through Redis when there is one.
+  const gates = createProviderGates(config, ...(config.REDIS_URL && hasProviderLimits(config) ? [redisProviderLimitStores(config.REDIS_URL, logger)] : []));
+  ctx.closers!.push(() => gates.close());
+  ctx.memory = buildMemoryServices(config, database.db, clock, logger, gates);
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
@@ -66,9 +71,13 @@ export async function startPlatform(
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
-  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
+  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue, gates })) registry.register(h);
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
+  // Caps on queued jobs per organisation / session (docs/jobs.md "Caps"), refusals counted without tenant or session labels.
+  const jobMetrics = ctx.jobMetrics;
+  queue.caps = { ...(config.JOB_ORG_MAX_QUEUED ? { perOrg: config.JOB_ORG_MAX_QUEUED } : {}), ...(config.JOB_SESSION_MAX_QUEUED ? { perSession: config.JOB_SESSION_MAX_QUEUED } : {}) };
+  queue.onLimit = (pool, limit) => jobMetrics.limited(pool, limit);
   let workers: WorkerHost | undefined;
   let webhooks: WebhookSender | undefined;
   const platform: Platform = {
@@ -118,6 +127,9 @@ export async function startPlatform(
       leaseMs: config.JOB_LEASE_MS,
       reconcileMs: config.JOB_RECONCILE_MS,
       staleMs: config.JOB_STALE_MS,
+      ...(config.JOB_FAIR_SHARE
+        ? { fair: { ...(config.JOB_ORG_WEIGHTS ? { weights: config.JOB_ORG_WEIGHTS } : {}), ...(config.JOB_ORG_MAX_RUNNING ? { runningPerOrg: config.JOB_ORG_MAX_RUNNING } : {}) } }
+        : {}),
       ...(ctx.memory ? { stores: { repository: ctx.memory.repository.store } } : {}),
       ...(bull ? { bull } : {}),
       ...(database.listen ? { listen: database.listen } : {}),

@@ -13,7 +13,7 @@ import { JOB_STALE_MS } from "../core/limits";
 import type { Db } from "../db/schema";
 import { queueDepth, staleQueued } from "./sql/queueDepth";
 
-export type JobOutcomeLabel = "succeeded" | "failed" | "retried" | "refused" | "canceled" | "abandoned" | "released" | "lease_lost";
+export type JobOutcomeLabel = "succeeded" | "failed" | "retried" | "deferred" | "refused" | "canceled" | "abandoned" | "released" | "lease_lost";
 
 export class JobMetrics {
   readonly registry: Registry;
@@ -22,6 +22,7 @@ export class JobMetrics {
   readonly #reclaims: Counter<"pool" | "kind" | "result">;
   readonly #refusals: Counter<"pool" | "kind" | "stage" | "code">;
   readonly #redispatches: Counter<"pool" | "reason" | "result">;
+  readonly #limited: Counter<"pool" | "limit">;
 
   /**
    * `staleMs`: the reconciler's bound (JOB_STALE_MS); rows queued and due for longer are counted as stale.
@@ -41,6 +42,12 @@ export class JobMetrics {
       help: "Time from claim to the job's end, per pool, kind and outcome.",
       labelNames: ["pool", "kind", "outcome"],
       buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    });
+    this.#limited = new Counter({
+      name: "codesynapse_job_limit_refusals_total",
+      help: "Submissions refused by a cap on queued jobs (docs/jobs.md \"Caps\"), per pool and limit; no organisation or session label.",
+      labelNames: ["pool", "limit"],
       registers,
     });
     this.#outcomes = new Counter({ name: "codesynapse_job_outcomes_total", help: "Jobs ended by a worker, per outcome.", labelNames: ["pool", "kind", "outcome"], registers });
@@ -107,6 +114,10 @@ export class JobMetrics {
 
   redispatched(pool: string, reason: "reclaimed" | "stale", result: string): void {
     this.#redispatches.inc({ pool, reason, result });
+  }
+
+  limited(pool: string, limit: string): void {
+    this.#limited.inc({ pool, limit });
   }
 
   refused(pool: string, kind: string, stage: "before_work" | "before_persist", code: string): void {

@@ -39,6 +39,8 @@ import { claimKeys, claimSlot, findKeys, keyHash, requestHash, type KeyClaim } f
 import { enqueueJobs, newJobId, type NewJob } from "./sql/enqueueJob";
 import { inSubmitSpan } from "./trace-context";
 import { inTransaction } from "../core/transaction";
+import { admit, capsApply, queuedLimitError, type QueuedCaps, type QueuedLimit } from "./caps";
+import { countQueued } from "./sql/countQueued";
 
 export interface JobQueue {
   db: Db;
@@ -46,6 +48,10 @@ export interface JobQueue {
   registry: JobRegistry;
   dispatcher: Dispatcher;
   logger?: Logger;
+  /** Caps on queued jobs per organisation / session and pool (./caps.ts); absent: none. */
+  caps?: QueuedCaps;
+  /** Told of each submission a cap refused (the metrics count them by pool and limit). */
+  onLimit?: (pool: string, limit: QueuedLimit) => void;
 }
 
 export interface SubmitInput {
@@ -150,6 +156,7 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
   const out: Array<Submitted | undefined> = checks.map((c, k) =>
     c instanceof AppError ? c : sameIdentity(c.identity, items[k]!.identity) ? undefined : new AppError("invalid_identity"),
   );
+  await refuseOverCaps(q, db, items, out);
   const now = q.clock.now();
   const wanted: Array<{ k: number; job: NewJob & { id: string } }> = [];
   checks.forEach((c, k) => {
@@ -203,6 +210,19 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
     else out[k] = new AppError("conflict"); // the holder vanished in between (expired and purged): the client retries
   }
   return out as Submitted[];
+}
+
+/** The queued caps (./caps.ts): one count of the flush's organisations' queued rows, then the pure rule; only when a cap applies. */
+async function refuseOverCaps(q: JobQueue, db: Db | Tx, items: readonly Submission[], out: Array<Submitted | undefined>): Promise<void> {
+  const idx = items.flatMap((s, k) => (out[k] === undefined && capsApply(q.caps, s.def.pool) ? [k] : []));
+  if (idx.length === 0) return;
+  const reqs = idx.map((k) => ({ pool: items[k]!.def.pool, org: items[k]!.identity.tenant_id, session: items[k]!.identity.session_id }));
+  const counts = await countQueued(db, [...new Set(reqs.map((r) => r.pool))], [...new Set(reqs.map((r) => r.org))]);
+  admit(q.caps!, counts, reqs).forEach((v, j) => {
+    if (!v) return;
+    out[idx[j]!] = queuedLimitError(reqs[j]!.pool, v.limit, v.max);
+    q.onLimit?.(reqs[j]!.pool, v.limit);
+  });
 }
 
 /** The key claim of every authorized submission that carries a key, by its index in the flush. */

@@ -17,6 +17,7 @@ import type { JobMetrics } from "../queues/metrics";
 import { reconcileOnce } from "../queues/reconciler";
 import type { JobRegistry } from "../queues/registry";
 import { fireDueSchedules } from "../queues/scheduler";
+import type { FairShare } from "../queues/sql/fairShare";
 import { JOBS_CHANNEL } from "../queues/sql/enqueueJob";
 import { findCancelRequested } from "../queues/sql/findCancelRequested";
 import { upsertSchedule } from "../queues/sql/upsertSchedule";
@@ -49,6 +50,20 @@ export interface WorkerHostOptions {
   workerId?: string;
   /** The writable stores handlers' `persist` steps get, fenced (workers/fenced-stores.ts). */
   stores?: PersistStores;
+  /** Fair share across organisations, then sessions, on both dispatch paths (docs/jobs.md); absent: FIFO. */
+  fair?: FairDispatch;
+}
+
+/** Fair dispatch of every pool: operator weights, and a per-pool cap on one organisation's running rows. */
+export interface FairDispatch {
+  weights?: ReadonlyMap<string, number>;
+  runningPerOrg?: Partial<Record<Pool, number>>;
+}
+
+function fairOf(f: FairDispatch | undefined, pool: Pool): FairShare | undefined {
+  if (!f) return undefined;
+  const cap = f.runningPerOrg?.[pool];
+  return { ...(f.weights && f.weights.size > 0 ? { weights: f.weights } : {}), ...(cap !== undefined ? { runningPerOrg: cap } : {}) };
 }
 
 export interface WorkerHost {
@@ -105,11 +120,13 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
   const bullSources: BullSource[] = [];
   for (const pool of pools) {
     const concurrency = o.concurrency?.[pool] ?? DEFAULT_CONCURRENCY[pool];
+    const fair = fairOf(o.fair, pool);
+    const common = { db, clock, logger, pool, concurrency, leaseMs, runner, ...(fair ? { fair } : {}) };
     if (o.dispatcher.kind === "bullmq") {
       if (!o.bull) throw new Error("BullMQ dispatch needs its Redis options");
-      bullSources.push(new BullSource({ db, clock, logger, pool, concurrency, leaseMs, runner, bull: o.bull }));
+      bullSources.push(new BullSource({ ...common, bull: o.bull }));
     } else {
-      pgSources.set(pool, new PostgresSource({ db, clock, logger, pool, concurrency, leaseMs, pollMs: o.pollMs ?? 1000, runner }).start());
+      pgSources.set(pool, new PostgresSource({ ...common, pollMs: o.pollMs ?? 1000 }).start());
     }
   }
   // After the LISTEN connection comes back, every source polls once for what it missed.

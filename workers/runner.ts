@@ -36,6 +36,7 @@ import type { JobRow } from "../queues/jobs";
 import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
 import { endJob } from "../queues/sql/endJob";
+import { deferJob } from "../queues/sql/deferJob";
 import { failJob } from "../queues/sql/failJob";
 import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
@@ -375,6 +376,7 @@ export class JobRunner {
 
   async #fail(row: JobRow, token: string, err: unknown): Promise<JobOutcomeLabel> {
     const e = coerceError(err);
+    if (e.code === "provider_rate_limited") return this.#defer(row, token, Number(e.details?.retry_after_ms ?? 1000));
     const code = e.code === "internal" ? "handler_failed" : e.code;
     this.o.logger.warn({ code, pool: row.pool, kind: row.kind, attempt: row.attempts, err: (err as Error)?.message }, "job handler failed");
     const r = await this.#store(() =>
@@ -393,6 +395,16 @@ export class JobRunner {
       return "retried";
     }
     return "failed";
+  }
+
+  /** The provider pushed back (core/provider-limits.ts): queued again after its delay, the attempt given back. */
+  async #defer(row: JobRow, token: string, delayMs: number): Promise<JobOutcomeLabel> {
+    const now = this.o.clock.now();
+    this.o.logger.info({ code: "provider_rate_limited", pool: row.pool, kind: row.kind, delay_ms: delayMs }, "provider rate limited; job deferred");
+    const r = await this.#store(() => deferJob(this.o.db, { id: row.id, token, now, runAt: new Date(now.getTime() + delayMs), errorCode: "provider_rate_limited" }));
+    if (!r) return "lease_lost";
+    await this.#dispatch({ id: row.id, pool: row.pool, attempts: r.attempts, run_at: r.runAt });
+    return "deferred";
   }
 
   async #dispatch(item: { id: string; pool: string; attempts: number; run_at: Date }): Promise<void> {

@@ -5,6 +5,7 @@
  * temperature 0. Errors never carry the endpoint's body.
  */
 import { AppError } from "../errors";
+import type { ProviderGate } from "../provider-limits";
 import type { Identity } from "../execution/identity";
 import { factLine, type LlmAnswer, type LlmProvider, type LlmRequest } from "./types";
 
@@ -16,7 +17,7 @@ const SYSTEM: Record<LlmRequest["task"], string> = {
 
 export class OpenAIChatProvider implements LlmProvider {
   readonly name = "openai";
-  constructor(private readonly opts: { baseUrl: string; model: string; apiKey?: string | undefined; timeoutMs?: number }) {}
+  constructor(private readonly opts: { baseUrl: string; model: string; apiKey?: string | undefined; timeoutMs?: number; gate?: ProviderGate | undefined }) {}
 
   get model(): string {
     return this.opts.model;
@@ -27,7 +28,7 @@ export class OpenAIChatProvider implements LlmProvider {
     const files = (req.files ?? []).map((f) => `--- ${f.path}\n${f.text}`).join("\n\n");
     const user = `${req.task === "fix" ? "Problem" : req.task === "summary" ? "Focus" : "Question"}: ${req.prompt}\n\nFacts:\n${facts || "(none)"}${files ? `\n\nFiles:\n${files}` : ""}`;
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 120_000);
-    const res = await fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/chat/completions`, {
+    const call = () => fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
       body: JSON.stringify({ model: this.opts.model, temperature: 0, messages: [{ role: "system", content: SYSTEM[req.task] }, { role: "user", content: user }] }),
@@ -36,6 +37,8 @@ export class OpenAIChatProvider implements LlmProvider {
       if (signal.aborted) throw new AppError("canceled");
       throw new AppError("unavailable", { message: "The language-model endpoint is not reachable.", cause: err });
     });
+    // Our own limits on this endpoint, and its 429s, defer the job (core/provider-limits.ts).
+    const res = this.opts.gate ? await this.opts.gate.run(signal, call) : await call();
     if (!res.ok) throw new AppError("unavailable", { message: `The language-model endpoint answered ${res.status}.` });
     const body = (await res.json().catch(() => null)) as { choices?: Array<{ message?: { content?: unknown } }> } | null;
     const text = body?.choices?.[0]?.message?.content;

@@ -10,6 +10,7 @@ import type { Config } from "../config";
 import { AppError } from "../errors";
 import { currentExecution, requireIdentity } from "../execution/context";
 import { LocalLlmProvider } from "./local";
+import type { ProviderGate } from "../provider-limits";
 import { OpenAIChatProvider } from "./openai";
 import type { LlmAnswer, LlmProvider, LlmRequest } from "./types";
 
@@ -38,8 +39,8 @@ export class LlmRegistry {
   }
 }
 
-export function buildLlmRegistry(config: Pick<Config, "LLM_PROVIDER" | "LLM_BASE_URL" | "LLM_MODEL" | "LLM_API_KEY">): LlmRegistry {
+export function buildLlmRegistry(config: Pick<Config, "LLM_PROVIDER" | "LLM_BASE_URL" | "LLM_MODEL" | "LLM_API_KEY">, gate?: ProviderGate): LlmRegistry {
   const registry = new LlmRegistry(config.LLM_PROVIDER).register(new LocalLlmProvider());
-  if (config.LLM_BASE_URL) registry.register(new OpenAIChatProvider({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY }));
+  if (config.LLM_BASE_URL) registry.register(new OpenAIChatProvider({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, gate }));
   return registry;
 }

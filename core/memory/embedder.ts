@@ -15,6 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { AppError } from "../errors";
+import type { ProviderGate } from "../provider-limits";
 import { makeIdentity, sameIdentity, type Identity } from "../execution/identity";
 import { stem, tokenize } from "../recall/tokenize";
 
@@ -107,7 +108,7 @@ export class LocalHashEmbedder implements Embedder {
 
 export class OpenAIEmbedder implements Embedder {
   constructor(
-    private readonly opts: { baseUrl: string; model: string; dim: number; apiKey?: string | undefined; timeoutMs?: number },
+    private readonly opts: { baseUrl: string; model: string; dim: number; apiKey?: string | undefined; timeoutMs?: number; gate?: ProviderGate | undefined },
   ) {}
 
   get model(): string {
@@ -122,7 +123,7 @@ export class OpenAIEmbedder implements Embedder {
     assertAuthorisedIdentity(identity);
     if (texts.length === 0) return [];
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 15_000);
-    const res = await fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/embeddings`, {
+    const call = () => fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/embeddings`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
       body: JSON.stringify({ model: this.opts.model, input: texts }),
@@ -130,6 +131,7 @@ export class OpenAIEmbedder implements Embedder {
     }).catch((err: unknown) => {
       throw new AppError("unavailable", { message: "The embedding endpoint is not reachable.", cause: err });
     });
+    const res = this.opts.gate ? await this.opts.gate.run(signal, call) : await call();
     if (!res.ok) throw new AppError("unavailable", { message: `The embedding endpoint answered ${res.status}.` });
     const body = (await res.json()) as { data?: Array<{ embedding?: unknown; index?: number }> };
     const data = [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));

@@ -10,6 +10,7 @@
  * Both take the authorised identity; neither logs turn text.
  */
 import { AppError } from "../errors";
+import type { ProviderGate } from "../provider-limits";
 import type { Identity } from "../execution/identity";
 import { assertAuthorisedIdentity } from "./embedder";
 import { PREDICATE_PATTERN } from "./snapshot";
@@ -98,12 +99,12 @@ export class LocalExtractor implements Extractor {
 
 export class OpenAIExtractor implements Extractor {
   readonly kind = "openai";
-  constructor(private readonly opts: { baseUrl: string; model: string; apiKey?: string | undefined; timeoutMs?: number }) {}
+  constructor(private readonly opts: { baseUrl: string; model: string; apiKey?: string | undefined; timeoutMs?: number; gate?: ProviderGate | undefined }) {}
 
   async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]> {
     assertAuthorisedIdentity(identity);
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
-    const res = await fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/chat/completions`, {
+    const call = () => fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
       body: JSON.stringify({
@@ -119,6 +120,7 @@ export class OpenAIExtractor implements Extractor {
     }).catch((err: unknown) => {
       throw new AppError("unavailable", { message: "The extraction model is not reachable.", cause: err });
     });
+    const res = this.opts.gate ? await this.opts.gate.run(signal, call) : await call();
     if (!res.ok) throw new AppError("unavailable", { message: `The extraction model answered ${res.status}.` });
     const body = (await res.json()) as { choices?: Array<{ message?: { content?: string } }> };
     let parsed: unknown;

@@ -4,12 +4,15 @@
  * given ids, when BullMQ handed us a job id), and the `update … returning`
  * marks them running, bumps `attempts` and sets a fresh lease (owner, random
  * token, deadline). Concurrent claimers never get the same row.
+ * Which rows, and in what order, is ./fairShare.ts: FIFO, or fair share across
+ * organisations and sessions (`fair`) — still this one statement.
  */
 import { sql } from "kysely";
 import { PREPARE } from "../../core/prepare";
 import type { Db } from "../../db/schema";
 import { AUTHORIZE_COLUMNS, AUTHORIZE_READ, type AuthRow } from "../../core/authorize";
 import type { JobRow } from "../jobs";
+import { nextRows, type FairShare } from "./fairShare";
 
 export interface ClaimOptions {
   pool: string;
@@ -19,6 +22,8 @@ export interface ClaimOptions {
   now: Date;
   /** Restrict to these job ids (the BullMQ path). */
   ids?: readonly string[];
+  /** Fair share across organisations, then sessions (./fairShare.ts); absent: FIFO by run_at. */
+  fair?: FairShare;
 }
 
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
@@ -51,15 +56,8 @@ const AUTH_PREFIX = "auth_";
 async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<CheckedClaim[]> {
   if (o.limit <= 0 || (o.ids && o.ids.length === 0)) return [];
   const expires = new Date(o.now.getTime() + o.leaseMs);
-  const byId = o.ids ? sql`and id = any(${[...o.ids]}::text[])` : sql``;
   const update = sql`${PREPARE}
-    with next as (
-      select id from jobs
-      where status = 'queued' and pool = ${o.pool} and run_at <= ${o.now} ${byId}
-      order by run_at, id
-      limit ${o.limit}
-      for update skip locked
-    ), claimed as (
+    ${nextRows(o)}, claimed as (
     update jobs j
        set status = 'running',
            attempts = j.attempts + 1,

@@ -8,6 +8,7 @@ import type { Config } from "../../core/config";
 import type { MemoryServices } from "../../core/memory/services";
 import type { JobQueue } from "../../queues/submit";
 import type { JobHandler } from "../handler";
+import type { ProviderGates } from "../../core/provider-limits";
 import { buildLlmRegistry, type LlmRegistry } from "../../core/llm/registry";
 import { aiHandler } from "./ai";
 import { embeddingHandler } from "./embedding";
@@ -20,11 +21,13 @@ export interface KindDeps {
   queue: () => JobQueue;
   /** Defaults to the registry the configuration names (LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY). */
   llm?: LlmRegistry;
+  /** Provider limits (core/provider-limits.ts): the LLM endpoint's gate, when one is configured. */
+  gates?: ProviderGates;
 }
 
 export function jobKindHandlers(deps: KindDeps): JobHandler[] {
   const repository = deps.memory.repository;
-  const llm = deps.llm ?? buildLlmRegistry(deps.config);
+  const llm = deps.llm ?? buildLlmRegistry(deps.config, deps.gates?.llm);
   return [
     ingestHandler({ config: deps.config, queue: deps.queue }),
     embeddingHandler({ repository, queue: deps.queue }),

@@ -15,6 +15,15 @@
  *   row's lease, and it returns the message to `wait` however often that
  *   happens (the row's `max_attempts` bounds the runs, not the message);
  * - a message BullMQ failed anyway is replaced by the reconciler's redispatch.
+ *
+ * Fair share (`o.fair`, docs/jobs.md "Fair share"): BullMQ's open-source edition has no
+ * groups, and its queue is FIFO, so a message is then a *turn*, not a row: the messages
+ * processed together claim as many rows as they are, in the fair order of the shared claim
+ * (queues/sql/fairShare.ts), whichever rows their own ids name. Every queued row still has
+ * its own message, so there are as many turns as rows; a message whose row was taken by an
+ * earlier turn takes another row, or nothing once none is claimable. A message that claimed
+ * nothing while its own row still waits (locked by a claimer, or held back by the running
+ * cap) retries like before, and the reconciler re-dispatches what is left.
  */
 import { Worker } from "bullmq";
 import { DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
@@ -45,6 +54,11 @@ export class BullSource {
   constructor(readonly o: BullSourceOptions) {
     this.#slots = new PoolSlots(o.concurrency);
     this.#claims = new Coalescer(async (ids) => {
+      if (o.fair) {
+        // Turns: one fair row per message, in the order the messages came.
+        const rows = await claimFor(o, ids.length);
+        return ids.map((_, k) => rows[k]);
+      }
       const rows = await claimFor(o, ids.length, ids);
       const byId = new Map(rows.map((c) => [c.row.id, c]));
       return ids.map((id) => byId.get(id));

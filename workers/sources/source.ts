@@ -8,6 +8,7 @@ import type { Logger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { retryTransient } from "../../core/retry";
 import { claimJobsChecked, type CheckedClaim } from "../../queues/sql/claimJobs";
+import type { FairShare } from "../../queues/sql/fairShare";
 import type { JobRunner } from "../runner";
 
 export interface SourceOptions {
@@ -18,6 +19,8 @@ export interface SourceOptions {
   concurrency: number;
   leaseMs: number;
   runner: JobRunner;
+  /** Fair share across organisations and sessions (queues/sql/fairShare.ts); absent: FIFO. */
+  fair?: FairShare;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface SourceOptions {
  */
 export function claimFor(o: SourceOptions, limit: number, ids?: readonly string[]): Promise<CheckedClaim[]> {
   return retryTransient(
-    () => claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(ids ? { ids } : {}) }),
+    () => claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(ids ? { ids } : {}), ...(o.fair ? { fair: o.fair } : {}) }),
     { onRetry: (err) => o.logger.warn({ code: "claim_retry", pool: o.pool, err: (err as Error).message }, "claim hit a transient store error; retrying") },
   );
 }
