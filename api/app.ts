@@ -20,7 +20,7 @@ import { operationRoutes } from "./operations";
 import { openApiRoutes } from "./openapi";
 import { referenceRoutes } from "./routes/reference";
 import { removedRoutes } from "./routes/removed";
-import { mcpRoutes } from "./mcp/http";
+import { mcpErrors, mcpRoutes } from "./mcp/http";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
 import { JobMetrics } from "../queues/metrics";
@@ -64,6 +64,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
+  // /mcp answers every refusal as a JSON-RPC error (api/mcp/http.ts), the rest of the app as {"error": …}.
+  app.use(mcpErrors());
   app.use(errorMiddleware(ctx.logger));
   return app;
 }

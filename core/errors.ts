@@ -37,6 +37,8 @@ export const ERRORS = {
   upload_not_found: { status: 404, message: "The upload does not exist, has expired or is not visible to this session." },
   unknown_tool: { status: 404, message: "There is no tool by this name; tools/list names the tools." },
   // 409
+  job_failed: { status: 409, message: "The job did not succeed; its status and error code are in the details." },
+  mcp_origin_refused: { status: 403, message: "Requests from this Origin are not allowed on /mcp." },
   conflict: { status: 409, message: "The request conflicts with the current state." },
   session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
   idempotency_key_reused: { status: 409, message: "This idempotency key was used for a different request; use a new key for a new request." },

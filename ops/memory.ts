@@ -149,6 +149,7 @@ export const clearSessionMemory = defineOperation({
   output: null,
   level: "read",
   http: [{ method: "delete", path: SESSION }],
+  mcp: { tool: "clear_session_memory", destructive: true, idempotent: true },
   async run(call) {
     await memoryOf(call).sessions.clear(scopeOf(call));
     return null;
@@ -196,6 +197,7 @@ export const indexRepositoryMemory = defineOperation({
   output: z.object({ indexed: z.number().int(), remaining: z.boolean() }),
   level: "write",
   http: [{ method: "post", path: `${REPOSITORY}/index` }],
+  mcp: { tool: "index_repository_memory" },
   run: async (call, input) => memoryOf(call).repository.index(call.auth.identity, call.repo!.repoId, input.batch),
 });
 
