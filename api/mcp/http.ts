@@ -78,6 +78,10 @@ export const MCP_PATH = "/mcp";
 const MCP_SESSION_HEADER = "mcp-session-id";
 /** Requests that may run on a transport with no identity bound yet (legacy), or without identity at all (modern). */
 const OPEN_METHODS = new Set(["initialize", "ping", "tools/list", "server/discover"]);
+/** The stateless revision this endpoint serves beside the SDK's 2025 ones. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+/** Every revision /mcp serves, newest first (what an unsupported-version refusal names). */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 /** How often a node deletes idled-out sessions and closes cached transports that ended elsewhere. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -104,8 +108,8 @@ export interface McpHttp {
  */
 function checkProtocolVersion(req: Request): void {
   const v = req.headers["mcp-protocol-version"];
-  if (v !== undefined && (typeof v !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(v))) {
-    throw new AppError("mcp_protocol_unsupported", { details: { supported: SUPPORTED_PROTOCOL_VERSIONS } });
+  if (v !== undefined && (typeof v !== "string" || !MCP_PROTOCOL_VERSIONS.includes(v))) {
+    throw new AppError("mcp_protocol_unsupported", { details: { supported: MCP_PROTOCOL_VERSIONS } });
   }
 }
 
@@ -401,11 +405,6 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
   timer.unref();
 
   const router = Router();
-  // The Origin rule, before any body is read and before any method of either era runs.
-  router.use(MCP_PATH, (req, res, next) => {
-    if (originAllowed(req, ctx.config.PUBLIC_ORIGIN)) return next();
-    sendError(res, new AppError("mcp_origin_refused"));
-  });
   const guard = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
     fn(req, res).catch((err: unknown) => {
       ctx.logger.error({ cause: safeCause(err), route: MCP_PATH }, "mcp request failed");
@@ -432,6 +431,17 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
       entries.clear();
       await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
     },
+  };
+}
+
+/**
+ * The transport's Origin rule for /mcp, mounted on the app before the CSRF guard and the body
+ * parser: no method of either era runs for a request from a foreign Origin.
+ */
+export function mcpOriginGuard(ctx: AppContext) {
+  return (req: Request, _res: Response, next: (e?: unknown) => void): void => {
+    if (req.path !== MCP_PATH || originAllowed(req, ctx.config.PUBLIC_ORIGIN)) return next();
+    next(new AppError("mcp_origin_refused"));
   };
 }
 
