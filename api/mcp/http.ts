@@ -115,7 +115,10 @@ function checkProtocolVersion(req: Request): void {
 
 /**
  * The transport's Origin rule (DNS rebinding): a request may come with no Origin (a program), or
- * with this server's own — PUBLIC_ORIGIN when set, else the origin naming the request's Host.
+ * with this server's own — PUBLIC_ORIGIN when set; else a loopback origin (localhost, 127.0.0.1,
+ * [::1]) naming the request's own Host. The Host alone proves nothing: after a DNS rebinding the
+ * attacker's page sends Host and Origin of its own name, so without PUBLIC_ORIGIN only loopback
+ * pages are this server's.
  */
 export function originAllowed(req: Request, publicOrigin: string | undefined): boolean {
   const origin = req.headers.origin;
@@ -130,8 +133,10 @@ export function originAllowed(req: Request, publicOrigin: string | undefined): b
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
   if (publicOrigin !== undefined) return parsed.origin === publicOrigin;
   const host = req.headers.host;
-  return typeof host === "string" && parsed.host === host.toLowerCase();
+  return LOOPBACK.has(parsed.hostname) && typeof host === "string" && parsed.host === host.toLowerCase();
 }
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** JSON-RPC error codes for the platform's refusals on /mcp. */
 function rpcCode(e: AppError): number {

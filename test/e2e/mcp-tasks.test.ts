@@ -111,7 +111,7 @@ describe("MCP tasks on job rows (in-process, PGlite, worker pools)", () => {
       return r.status === "working" ? undefined : r;
     }, 60_000);
     expect(done).toMatchObject({ resultType: "complete", taskId: task.taskId, status: "completed" });
-    expect(done.result.isError ?? false).toBe(false);
+    expect(done.result.isError ?? false, JSON.stringify(done.result)).toBe(false);
     expect(done.result.structuredContent).toMatchObject({ job_id: task.taskId, job: { id: task.taskId, status: "succeeded", kind: "ingest.snapshot" } });
 
     // Another session of the same user, and another user of the organisation: "not found", never the task.
