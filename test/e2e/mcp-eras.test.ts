@@ -1,9 +1,9 @@
 /**
  * Both protocol eras on one endpoint, with the official SDK v2 client (`@modelcontextprotocol/client`):
  * a client pinned to 2026-07-28 (stateless: server/discover, the per-request envelope, no
- * Mcp-Session-Id) and one on 2025-11-25 (initialize, a session) each list every tool — every one
- * with an outputSchema — and call every one, the client checking each structuredContent against
- * the listed schema. Around it, what the transport guarantees in both eras: the Origin rule before
+ * Mcp-Session-Id) and one on 2025-11-25 (initialize, a session), over HTTP and over stdio
+ * (`codesynapse mcp`, spawned), each list every tool — every one with an outputSchema — and call
+ * every one, the client checking each structuredContent against the listed schema. Around it, what the transport guarantees in both eras: the Origin rule before
  * any method, identity from the execution headers of each request (a stateless request without
  * them does no tool work), and one error shape (JSON-RPC errors with `data.code`, also for a body
  * that is not JSON).
@@ -11,7 +11,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { systemClock } from "../../core/clock";
@@ -28,6 +30,7 @@ import { call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 
 const MODERN = "2026-07-28";
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ACCEPT = { accept: "application/json, text/event-stream", "content-type": "application/json" };
 const EVIL = { origin: "http://evil.example.com" };
 
@@ -88,17 +91,32 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  async function connect(era: "modern" | "legacy", headers: Record<string, string>): Promise<Client> {
+  async function connect(era: "modern" | "legacy", via: "http" | "stdio", session: string, headers: Record<string, string>): Promise<Client> {
     const client = new Client({ name: `eras-${era}`, version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {});
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), { requestInit: { headers } }));
+    const transport =
+      via === "http"
+        ? new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), { requestInit: { headers } })
+        : new StdioClientTransport({
+            command: process.execPath,
+            args: ["bin/codesynapse.js", "mcp"],
+            cwd: ROOT,
+            env: { LOG_LEVEL: "silent", CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CODESYNAPSE_SESSION_ID: session, CODESYNAPSE_PARENT_SESSION_ID: session },
+            stderr: "pipe",
+          });
+    await client.connect(transport);
     clients.push(client);
     return client;
   }
 
-  for (const era of ["modern", "legacy"] as const) {
-    it(`${era === "modern" ? "2026-07-28" : "2025-11-25"}: lists every tool with an outputSchema and calls each one`, async () => {
-      const { headers, client: rest } = await registerThread(srv.url, a.apiKey);
-      const client = await connect(era, headers);
+  for (const [era, via] of [
+    ["modern", "http"],
+    ["legacy", "http"],
+    ["modern", "stdio"],
+    ["legacy", "stdio"],
+  ] as const) {
+    it(`${era === "modern" ? "2026-07-28" : "2025-11-25"} over ${via}: lists every tool with an outputSchema and calls each one`, async () => {
+      const { headers, session, client: rest } = await registerThread(srv.url, a.apiKey);
+      const client = await connect(era, via, session, headers);
       expect(client.getProtocolEra()).toBe(era);
       expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? MODERN : "2025-11-25");
       const { tools } = await client.listTools();
