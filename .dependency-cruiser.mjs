@@ -29,7 +29,7 @@ const DRIVERS = [
   "neo4j-driver",
   "@zilliz/milvus2-sdk-node",
   "express",
-  "@modelcontextprotocol/sdk",
+  "@modelcontextprotocol/(server|client|core|node)",
   "@hono/node-server",
   "@bull-board/[^/]+",
   "pino-http",

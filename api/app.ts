@@ -20,7 +20,7 @@ import { operationRoutes } from "./operations";
 import { openApiRoutes } from "./openapi";
 import { referenceRoutes } from "./routes/reference";
 import { removedRoutes } from "./routes/removed";
-import { mcpRoutes } from "./mcp/http";
+import { mcpErrors, mcpOriginGuard, mcpRoutes } from "./mcp/http";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
 import { JobMetrics } from "../queues/metrics";
@@ -45,6 +45,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(authChallenge(ctx));
   // HTTP-6: every path parameter of every route passes the boundary rule (core/boundary.ts) before routing.
   app.use(pathGuard());
+  // MCP's transport rule: /mcp serves no request from a foreign Origin, whatever its method or protocol era.
+  app.use(mcpOriginGuard(ctx));
   // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.
   app.use(csrfGuard(ctx));
   app.use(jsonBodyOnly());
@@ -64,6 +66,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
+  // /mcp answers every refusal as a JSON-RPC error (api/mcp/http.ts), the rest of the app as {"error": …}.
+  app.use(mcpErrors());
   app.use(errorMiddleware(ctx.logger));
   return app;
 }

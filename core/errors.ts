@@ -28,6 +28,7 @@ export const ERRORS = {
   mcp_binding_mismatch: { status: 403, message: "This MCP session is bound to another execution session or caller." },
   repo_permission_denied: { status: 403, message: "The caller lacks the repository permission this needs." },
   platform_admin_required: { status: 403, message: "Platform administrator access is required." },
+  mcp_origin_refused: { status: 403, message: "Requests from this Origin are not allowed on /mcp." },
   csrf_refused: { status: 403, message: "Cross-site request refused: a signed-in browser's changes must come from this site's own pages." },
   // 404
   not_found: { status: 404, message: "Not found." },
@@ -37,6 +38,7 @@ export const ERRORS = {
   upload_not_found: { status: 404, message: "The upload does not exist, has expired or is not visible to this session." },
   unknown_tool: { status: 404, message: "There is no tool by this name; tools/list names the tools." },
   // 409
+  job_failed: { status: 409, message: "The job did not succeed; its status and error code are in the details." },
   conflict: { status: 409, message: "The request conflicts with the current state." },
   session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
   idempotency_key_reused: { status: 409, message: "This idempotency key was used for a different request; use a new key for a new request." },

@@ -90,7 +90,7 @@ function submitOperation<P>(kind: RepoJobKind<P>, spec: SubmitSpec): Operation {
         toHeaders: { replayed: REPLAYED_HEADER },
       },
     ],
-    ...(spec.tool ? { mcp: { tool: spec.tool } } : {}),
+    ...(spec.tool ? { mcp: { tool: spec.tool, task: true } } : {}),
     refine: kindRules(kind),
     async run(call, { repo: _repo, idempotency_key, ...params }) {
       const key = parseIdempotencyKey(idempotency_key);
@@ -141,6 +141,7 @@ export const submitFixJob = submitOperation(FIX_JOB, {
     "Queues a fix job: a patch proposal (unified diff) for the described problem in an ingested snapshot, checked with git apply --check " +
     `and never applied. Never restarted: an interrupted fix job ends abandoned. Needs write permission. ${WAIT_FOR_IT}`,
   path: "/fix-jobs",
+  tool: "submit_fix_job",
 });
 
 export const submitEmbeddingRefresh = submitOperation(EMBEDDING_JOB, {
@@ -148,6 +149,7 @@ export const submitEmbeddingRefresh = submitOperation(EMBEDDING_JOB, {
   title: "Refresh repository embeddings",
   description: `Queues an embedding refresh of the repository's durable nodes that lack a vector, in bounded batches. Needs write permission. ${WAIT_FOR_IT}`,
   path: "/embeddings/refresh",
+  tool: "submit_embedding_refresh",
 });
 
 const watcherOf = (call: OpCall) => () => jobEventsOf(call.services).watcher;
@@ -181,6 +183,7 @@ export const listOwnJobs = defineOperation({
   },
   output: z.object({ jobs: z.array(jobViewSchema), next_before: z.string().nullable() }),
   http: [{ method: "get", path: "/api/v1/jobs" }],
+  mcp: { tool: "list_jobs", readOnly: true },
   async run(call, q) {
     const rows = await listJobs(call.services.db, call.auth.identity, { limit: q.limit, ...(q.status ? { status: q.status } : {}), ...(q.before ? { before: new Date(q.before) } : {}) });
     const last = rows.at(-1);
@@ -197,6 +200,7 @@ export const cancelOwnJob = defineOperation({
   input: { job_id: jobId },
   output: jobViewSchema,
   http: [{ method: "post", path: `${JOB}/cancel`, rename: JOB_ID, status: 202, otherStatus: [200] }],
+  mcp: { tool: "cancel_job", destructive: true, idempotent: true },
   async run(call, input) {
     const { db, clock } = call.services;
     const identity = call.auth.identity;

@@ -164,7 +164,7 @@ export const retractSessionFact = defineOperation({
   output: z.strictObject({ fact_id: z.string(), valid_to: z.string(), revision: z.number().int() }),
   level: "read",
   http: [{ method: "delete", path: `${SESSION}/facts/:fact_id` }],
-  mcp: { tool: "retract_session_fact" },
+  mcp: { tool: "retract_session_fact", destructive: true },
   run: async (call, input) => memoryOf(call).sessions.retract(scopeOf(call), input.fact_id),
 });
 
@@ -257,7 +257,7 @@ export const clearSessionMemory = defineOperation({
   output: erasureReceipt,
   level: "read",
   http: [{ method: "delete", path: SESSION }],
-  mcp: { tool: "clear_session_memory" },
+  mcp: { tool: "clear_session_memory", destructive: true, idempotent: true },
   run: async (call) => memoryOf(call).sessions.clear(scopeOf(call)),
 });
 
@@ -305,7 +305,7 @@ export const forgetSessionWrites = defineOperation({
   output: erasureReceipt,
   level: "admin",
   http: [{ method: "post", path: `${REPOSITORY}/forget-session` }],
-  mcp: { tool: "forget_session_writes" },
+  mcp: { tool: "forget_session_writes", destructive: true, idempotent: true },
   run: async (call, input) => memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id),
 });
 
@@ -317,6 +317,7 @@ export const indexRepositoryMemory = defineOperation({
   output: z.object({ indexed: z.number().int(), remaining: z.boolean() }),
   level: "write",
   http: [{ method: "post", path: `${REPOSITORY}/index` }],
+  mcp: { tool: "index_repository_memory" },
   run: async (call, input) => memoryOf(call).repository.index(call.auth.identity, call.repo!.repoId, input.batch),
 });
 

@@ -101,10 +101,29 @@ export class WithStatus<O> {
   ) {}
 }
 
+/**
+ * The operation as an MCP tool: its name and the behaviour hints MCP clients show
+ * (`readOnlyHint`, `destructiveHint`, `idempotentHint`; each set only where true).
+ */
 export interface McpBinding {
   tool: string;
+  /** Changes nothing. */
   readOnly?: boolean;
+  /** Removes or overwrites what the caller had (only meaningful when not read-only). */
+  destructive?: boolean;
+  /** Calling again with the same arguments has no further effect. */
+  idempotent?: boolean;
+  /** Answers `{job_id}` of a job it queued: over MCP it may answer a task for that job instead. */
+  task?: boolean;
 }
+
+/**
+ * Whom an operation runs as. `execution` (the default): an execution identity (credential plus
+ * the execution-session headers) — the only kind the MCP mounter makes a tool. Control-plane
+ * operations (registering or revoking a session, the signed-in user's own pages) need a credential
+ * but no execution session, or nothing at all, and are never tools.
+ */
+export type OperationAuth = "execution" | "credential" | "none";
 
 export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown> {
   /** Stable id, `area.verb` (OpenAPI operationId). */
@@ -119,6 +138,8 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown>
   /** The repository permission on `input.repo` this needs, checked before `run`. */
   level?: RepoLevel;
   http?: readonly HttpBinding[];
+  /** Whom it runs as; absent: `execution`. */
+  auth?: OperationAuth;
   mcp?: McpBinding;
   /** Rules across fields (exactly one source), checked after the fields' own schemas. */
   refine?: (input: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;

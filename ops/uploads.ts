@@ -57,6 +57,7 @@ export const listSnapshotUploads = defineOperation({
   output: z.object({ uploads: z.array(uploadInfo) }),
   level: "write",
   http: [{ method: "get", path: UPLOADS }],
+  mcp: { tool: "list_uploads", readOnly: true },
   run: async (call) => ({ uploads: await listUploads(call.services.db, call.auth.identity, call.repo!.repoId, call.services.clock.now()) }),
 });
 
@@ -68,6 +69,7 @@ export const discardSnapshotUpload = defineOperation({
   output: null,
   level: "write",
   http: [{ method: "delete", path: `${UPLOADS}/:upload_id` }],
+  mcp: { tool: "discard_upload", destructive: true, idempotent: true },
   async run(call, input) {
     await discardUpload(call.services.db, call.auth.identity, call.repo!.repoId, input.upload_id, call.services.clock.now());
     return null;

@@ -1,7 +1,19 @@
 /**
- * MCP over Streamable HTTP at `/mcp` (MCP-2), on any number of API nodes.
+ * MCP over Streamable HTTP at `/mcp` (MCP-2), on any number of API nodes, in both protocol eras.
  *
- * State: every MCP transport session is a durable row (api/mcp/session-store.ts: the
+ * Every request, before anything else: an `Origin` that is present and not this server's own
+ * (PUBLIC_ORIGIN, else the request's Host) is refused (403, `mcp_origin_refused`) — DNS rebinding
+ * protection — whatever the method or era. Then the SDK's own classifier (`isLegacyRequest`) routes:
+ *
+ *   - 2026-07-28 ("modern"): stateless. The SDK's `createMcpHandler` (legacy: "reject") serves each
+ *     request from a fresh server instance: `server/discover`, the per-request `_meta` envelope,
+ *     the Mcp-Method / Mcp-Name header checks, list caching and the revision's error codes are the
+ *     SDK's. Identity is resolved here from the execution headers of THIS request for every method
+ *     but the open ones (server/discover, tools/list, ping), and for those too when the request names
+ *     a session; it reaches the tools as the request's AuthInfo. Nothing is stored per client.
+ *   - 2025 revisions ("legacy": 2025-11-25, 2025-06-18, …): the sessionful transport below.
+ *
+ * Legacy state: every MCP transport session is a durable row (api/mcp/session-store.ts: the
  * client's initialize params and the owner), and each node keeps a cache of live SDK
  * transports in a map filled on `onsessioninitialized` and emptied on the transport's
  * `onclose`. A request for a session this node has not seen (initialized on another node,
@@ -10,7 +22,7 @@
  * Every request renews the row (`touch`); a session that ended (DELETE) or idled out is
  * 404 on every node and its cached transport is closed.
  *
- * Per request, before the SDK sees it:
+ * Per legacy request, before the SDK sees it:
  *   - no `Mcp-Session-Id`: only an `initialize` POST (it creates the session);
  *     an unknown ID is 404;
  *   - the session is UNBOUND: a request that needs identity (any JSON-RPC
@@ -23,38 +35,53 @@
  *     resume, DELETE), on whichever node, is resolved again and must name the
  *     same owner; another primary session or another caller is refused
  *     (`mcp_binding_mismatch`), and so is a request without the binding;
- *   - each tools/call is handed, by its JSON-RPC id, the caller resolved on
- *     its own HTTP request; the tool (api/mcp/server.ts) refuses to run
- *     without one. So every tool call rechecks membership, suspension, key
- *     status and binding state, and a revocation stops the next call.
+ *   - each request is handed the caller resolved on its own HTTP request (as
+ *     its AuthInfo); a tool (api/mcp/server.ts) refuses to run without one.
+ *     So every tool call rechecks membership, suspension, key status and
+ *     binding state, and a revocation stops the next call.
  * What stays with one node: an open SSE stream (GET, or a POST's response stream) and
  * the in-flight callers of that node's requests. See docs/mcp.md.
  * The MCP transport session ID is a connection handle only: it never selects
  * memory and never stands in for the primary session (ID-5), and only its hash is stored.
- * Errors are JSON-RPC errors with the platform's HTTP status and stable
- * `data.code`; they never echo the rejected ID.
+ * Errors — refusals here, a body that is not JSON, anything the app refuses on this path — are
+ * JSON-RPC errors with the platform's HTTP status and stable `data.code`; they never echo the
+ * rejected ID.
  */
 import { randomUUID } from "node:crypto";
 import { getRequestListener } from "@hono/node-server";
 import { Router, type Request, type Response } from "express";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  isLegacyRequest,
+  ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServer,
+  type RequestId,
+} from "@modelcontextprotocol/server";
 import { AppError, coerceError } from "../../core/errors";
+import { fromBodyParser } from "../body-errors";
 import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_INIT_BYTES, MCP_MAX_TRANSPORTS, MCP_SWEEP_BATCH } from "../../core/limits";
 import type { AppContext } from "../context";
 import { namedSession, resolveExecution, type RepoAsk } from "../execution";
 import { toolRepoAsk } from "./tools/operations";
 import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../http";
 import { authenticate } from "../../core/auth/authenticate";
-import { createMcpServer, type ToolCaller, type ToolExtra } from "./server";
+import { authInfoFor, createMcpServer, type ToolCaller } from "./server";
 import { postgresMcpSessionStore, type McpOwner, type McpSessionRecord, type McpSessionStore } from "./session-store";
 import { presentsCredentials } from "./auth-challenge";
 
 export const MCP_PATH = "/mcp";
 const MCP_SESSION_HEADER = "mcp-session-id";
-/** Requests that may run on a transport with no identity bound yet. */
-const OPEN_METHODS = new Set(["initialize", "ping", "tools/list"]);
+/** Requests that may run on a transport with no identity bound yet (legacy), or without identity at all (modern). */
+const OPEN_METHODS = new Set(["initialize", "ping", "tools/list", "server/discover"]);
+/** The stateless revision this endpoint serves beside the SDK's 2025 ones. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+/** Every revision /mcp serves, newest first (what an unsupported-version refusal names). */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 /** How often a node deletes idled-out sessions and closes cached transports that ended elsewhere. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -65,8 +92,6 @@ interface Entry {
   sid: string | undefined;
   owner: McpOwner | undefined;
   lastSeen: number;
-  /** Callers resolved for in-flight tools/call requests, by JSON-RPC id. */
-  readonly pending: Map<RequestId, ToolCaller>;
 }
 
 export interface McpHttp {
@@ -83,9 +108,41 @@ export interface McpHttp {
  */
 function checkProtocolVersion(req: Request): void {
   const v = req.headers["mcp-protocol-version"];
-  if (v !== undefined && (typeof v !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(v))) {
-    throw new AppError("mcp_protocol_unsupported", { details: { supported: SUPPORTED_PROTOCOL_VERSIONS } });
+  if (v !== undefined && (typeof v !== "string" || !MCP_PROTOCOL_VERSIONS.includes(v))) {
+    throw new AppError("mcp_protocol_unsupported", { details: { supported: MCP_PROTOCOL_VERSIONS } });
   }
+}
+
+/**
+ * The transport's Origin rule (DNS rebinding): a request may come with no Origin (a program), or
+ * with this server's own — PUBLIC_ORIGIN when set; else a loopback origin (localhost, 127.0.0.1,
+ * [::1]) naming the request's own Host. The Host alone proves nothing: after a DNS rebinding the
+ * attacker's page sends Host and Origin of its own name, so without PUBLIC_ORIGIN only loopback
+ * pages are this server's.
+ */
+export function originAllowed(req: Request, publicOrigin: string | undefined): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (typeof origin !== "string") return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false; // "null" (an opaque origin) and anything unparsable
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  if (publicOrigin !== undefined) return parsed.origin === publicOrigin;
+  const host = req.headers.host;
+  return LOOPBACK.has(parsed.hostname) && typeof host === "string" && parsed.host === host.toLowerCase();
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** JSON-RPC error codes for the platform's refusals on /mcp. */
+function rpcCode(e: AppError): number {
+  if (e.code === "mcp_protocol_unsupported") return ProtocolErrorCode.UnsupportedProtocolVersion;
+  if (e.code === "validation_failed" && e.message.includes("not valid JSON")) return ProtocolErrorCode.ParseError;
+  return e.status === 401 || e.status === 403 ? -32001 : -32000;
 }
 
 function messagesOf(body: unknown): unknown[] {
@@ -98,7 +155,7 @@ function sendError(res: Response, err: unknown, id: RequestId | null = null): vo
   setRetryAfter(res, e);
   res.status(e.status).json({
     jsonrpc: "2.0",
-    error: { code: e.status === 401 || e.status === 403 ? -32001 : -32000, message: e.message, data: { code: e.code } },
+    error: { code: rpcCode(e), message: e.message, data: { code: e.code, ...(e.code === "mcp_protocol_unsupported" ? e.details : {}) } },
     id,
   });
 }
@@ -109,11 +166,25 @@ function sameOwner(a: McpOwner, b: McpOwner): boolean {
 
 const notFound = () => new AppError("not_found", { message: "The MCP session does not exist or has ended; initialize again." });
 
-/** Hands an express request to the SDK's web-standard transport, as the SDK's Node transport does (parsed body passed on). */
-async function serveWith(transport: WebStandardStreamableHTTPServerTransport, req: Request, res: Response): Promise<void> {
+/** Hands an express request to a web-standard handler (the SDK's), its parsed body passed on. */
+async function serveWeb(req: Request, res: Response, handle: (webReq: globalThis.Request, parsedBody: unknown) => Promise<globalThis.Response>): Promise<void> {
   const parsedBody: unknown = req.body;
-  const listener = getRequestListener((webReq) => transport.handleRequest(webReq, { parsedBody }), { overrideGlobalObjects: false });
+  const listener = getRequestListener((webReq) => handle(webReq, parsedBody), { overrideGlobalObjects: false });
   await listener(req, res);
+}
+
+/** Hands an express request to the SDK's sessionful transport, with the caller resolved for it. */
+function serveWith(transport: WebStandardStreamableHTTPServerTransport, req: Request, res: Response, authInfo?: AuthInfo): Promise<void> {
+  return serveWeb(req, res, (webReq, parsedBody) => transport.handleRequest(webReq, { parsedBody, ...(authInfo ? { authInfo } : {}) }));
+}
+
+/** Which era the request belongs to, by the SDK's own classification (headers and body). */
+async function isLegacy(req: Request): Promise<boolean> {
+  if (req.method !== "POST") return true; // GET (SSE) and DELETE are the 2025 session operations
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+  const probe = new globalThis.Request(`http://node.local${MCP_PATH}`, { method: "POST", headers });
+  return isLegacyRequest(probe, req.body ?? null);
 }
 
 export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSessionStore(ctx.db)): McpHttp {
@@ -171,14 +242,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
   /** A transport and server pair; `knownSid` rebuilds an existing session, otherwise initialize creates one. */
   function build(knownSid: string | undefined, onInitialized: (sid: string, entry: Entry) => Promise<void>): Entry {
     makeRoom(Date.now());
-    const pending = new Map<RequestId, ToolCaller>();
-    const server = createMcpServer(ctx, {
-      callerFor(extra: ToolExtra): ToolCaller {
-        const caller = pending.get(extra.requestId);
-        if (!caller) throw new AppError("unauthenticated", { message: "No execution identity was resolved for this tool call." });
-        return caller;
-      },
-    });
+    const server = createMcpServer(ctx, "legacy");
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => knownSid ?? randomUUID(),
       onsessioninitialized: async (sid) => {
@@ -191,7 +255,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
         await store.remove(sid);
       },
     });
-    const entry: Entry = { transport, server, sid: undefined, owner: undefined, lastSeen: Date.now(), pending };
+    const entry: Entry = { transport, server, sid: undefined, owner: undefined, lastSeen: Date.now() };
     transport.onclose = () => {
       if (entry.sid !== undefined && entries.get(entry.sid) === entry) entries.delete(entry.sid);
     };
@@ -255,7 +319,31 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     return build(undefined, (sid, entry) => store.create(sid, init, entry.owner, ctx.clock.now()));
   }
 
+  /** The 2026-07-28 era: stateless, one fresh server per request; identity from this request's headers. */
+  const modern = createMcpHandler(({ era }) => createMcpServer(ctx, era), {
+    legacy: "reject",
+    onerror: (err) => ctx.logger.warn({ cause: { name: err.name } }, "mcp request refused"),
+  });
+
+  async function handleModern(req: Request, res: Response): Promise<void> {
+    const messages = messagesOf(req.body);
+    const single = messages.length === 1 && isJSONRPCRequest(messages[0]) ? messages[0].id : null;
+    let authInfo: AuthInfo | undefined;
+    try {
+      const work = messages.some((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method));
+      if (work || namedSession(req) !== null) {
+        const { actor, identity, expiresAt, repo } = await resolveExecution(ctx, req, toolRepoAsk(messages));
+        authInfo = authInfoFor({ actor, identity, expiresAt, ...(repo ? { repo } : {}) });
+      }
+    } catch (err) {
+      sendError(res, err, single);
+      return;
+    }
+    await serveWeb(req, res, (webReq, parsedBody) => modern.fetch(webReq, { parsedBody, ...(authInfo ? { authInfo } : {}) }));
+  }
+
   async function handlePost(req: Request, res: Response): Promise<void> {
+    if (!(await isLegacy(req))) return handleModern(req, res);
     const messages = messagesOf(req.body);
     const single = messages.length === 1 && isJSONRPCRequest(messages[0]) ? messages[0].id : null;
     let entry: Entry;
@@ -274,44 +362,35 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
       sendError(res, err, single);
       return;
     }
-    const calls = messages.filter((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method)).map((m) => (m as { id: RequestId }).id);
-    const ids: RequestId[] = [];
+    const calls = messages.filter((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method));
+    let caller: ToolCaller | undefined;
     try {
       // Bound: every request must present the binding. Unbound: tool work, or a named session, resolves (and binds).
       if (entry.owner !== undefined || calls.length > 0 || namedSession(req) !== null) {
-        const caller = await admit(entry, req, calls.length === 1 ? toolRepoAsk(messages) : undefined);
-        for (const id of calls) {
-          if (entry.pending.has(id)) throw new AppError("validation_failed", { message: "A request with this JSON-RPC id is already in flight." });
-          entry.pending.set(id, caller);
-          ids.push(id);
-        }
+        caller = await admit(entry, req, calls.length === 1 ? toolRepoAsk(messages) : undefined);
       }
     } catch (err) {
-      for (const id of ids) entry.pending.delete(id);
       if (created) void entry.transport.close().catch(() => undefined);
       sendError(res, err, single);
       return;
     }
-    try {
-      if (created) await entry.server.connect(entry.transport);
-      await serveWith(entry.transport, req, res);
-    } finally {
-      for (const id of ids) entry.pending.delete(id);
-    }
+    if (created) await entry.server.connect(entry.transport);
+    await serveWith(entry.transport, req, res, caller ? authInfoFor(caller) : undefined);
   }
 
   /** GET (SSE stream, resume) and DELETE: the session must exist, and a bound one must be presented its binding. */
   async function handleStream(req: Request, res: Response): Promise<void> {
     let entry: Entry;
+    let caller: ToolCaller | undefined;
     try {
       checkProtocolVersion(req);
       entry = await lookup(req);
-      if (entry.owner !== undefined || namedSession(req) !== null) await admit(entry, req);
+      if (entry.owner !== undefined || namedSession(req) !== null) caller = await admit(entry, req);
     } catch (err) {
       sendError(res, err);
       return;
     }
-    await serveWith(entry.transport, req, res);
+    await serveWith(entry.transport, req, res, caller ? authInfoFor(caller) : undefined);
   }
 
   /** Deletes idled-out sessions (bounded batch) and closes cached transports whose session ended on another node. */
@@ -352,10 +431,34 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     },
     async closeAll() {
       clearInterval(timer);
+      await modern.close().catch(() => undefined);
       const all = [...entries.values()];
       entries.clear();
       await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
     },
+  };
+}
+
+/**
+ * The transport's Origin rule for /mcp, mounted on the app before the CSRF guard and the body
+ * parser: no method of either era runs for a request from a foreign Origin.
+ */
+export function mcpOriginGuard(ctx: AppContext) {
+  return (req: Request, _res: Response, next: (e?: unknown) => void): void => {
+    if (req.path !== MCP_PATH || originAllowed(req, ctx.config.PUBLIC_ORIGIN)) return next();
+    next(new AppError("mcp_origin_refused"));
+  };
+}
+
+/**
+ * Error middleware for /mcp (mounted on the app after the body parser, before the REST error
+ * middleware): whatever the app refused on this path before the routes ran — a body that is not
+ * JSON (-32700), a CSRF or path refusal — answers as a JSON-RPC error too, one shape per transport.
+ */
+export function mcpErrors() {
+  return (err: unknown, req: Request, res: Response, next: (e?: unknown) => void): void => {
+    if (req.path !== MCP_PATH) return next(err);
+    sendError(res, err instanceof AppError ? err : (fromBodyParser(err) ?? new AppError("validation_failed")));
   };
 }
 

@@ -1,52 +1,48 @@
 /**
- * The one MCP server definition (MCP-1). Transports (api/mcp/http.ts, and the
- * stdio forwarder in api/mcp/stdio.ts through it) never define tools.
+ * The one MCP server definition (MCP-1), on the official SDK v2 (`@modelcontextprotocol/server`).
+ * Transports (api/mcp/http.ts; the stdio forwarder api/mcp/stdio.ts through it) never define
+ * tools. One definition serves both protocol eras: `era` is "legacy" for the 2025 revisions
+ * (initialize handshake, a sessionful transport) and "modern" for 2026-07-28 (stateless, the
+ * per-request `_meta` envelope, `server/discover`).
  *
  * Every tool runs the same way:
- *   1. `callerFor(extra)` returns the caller the transport layer resolved for
- *      THIS JSON-RPC request (authenticate + execution headers, via
- *      api/execution.ts `resolveExecution`), or throws: no tool work without
- *      an identity (REG-9, MCP-2);
- *   2. the tool body runs inside `runInExecution` with a fresh
- *      ExecutionContext holding that frozen identity and the request's
- *      AbortSignal (canceled by the client or by the transport closing);
- *   3. a repository tool's `repo` is resolved at the level its operation
- *      needs (MCP-1a) before any store is touched — with the identity, in
- *      the admission's one statement (api/mcp/tools/operations.ts);
- *   4. the arguments are scanned whole with the boundary rule
- *      (core/boundary.ts), then checked against the tool's strict schema —
- *      the REST bodies' `parseWith`;
- *   5. results are JSON (text + structuredContent); failures are tool errors
- *      carrying the platform's stable `code` and fixed message — never a
- *      rejected ID or user text.
- * Every tool failure has that one shape (`isError: true`, structuredContent
- * `{"error": {code, message}}`): a platform refusal, arguments that fail the
- * schema (`validation_failed`, field paths only) and a name no tool has
- * (`unknown_tool`). The SDK's own tools/call handler answers the last two in
- * plain text (`MCP error -32602: …`, quoting the request), so ours replaces
- * it; the SDK still lists the tools (tools/list) from what registerTool got.
- * Every tool is a catalog operation (ops/catalog.ts), made a tool by tools/operations.ts and
- * running the very `runOperation` its REST routes run.
+ *   1. the caller is what the transport resolved for THIS HTTP request (authenticate + execution
+ *      headers, api/execution.ts `resolveExecution`), handed in as the request's AuthInfo
+ *      (`callerOf`); without one the tool refuses: no tool work without an identity (REG-9,
+ *      MCP-2). Nothing the model sends (arguments, `_meta`) selects it;
+ *   2. the body runs inside `runInExecution` with a fresh ExecutionContext holding that frozen
+ *      identity and the request's AbortSignal;
+ *   3. the arguments are scanned whole with the boundary rule (core/boundary.ts), then checked
+ *      against the tool's strict schema — the REST bodies' `parseWith`;
+ *   4. a success is JSON text plus `structuredContent` parsed with the operation's output schema
+ *      (the tool's `outputSchema`); a failure is `isError: true` with structuredContent
+ *      `{"error": {code, message}}` — a platform refusal, arguments that fail the schema
+ *      (`validation_failed`, field paths only) and a name no tool has (`unknown_tool`). The SDK's
+ *      own tools/call handler answers the last two as plain text quoting the request, so ours
+ *      replaces it; the SDK still lists the tools (tools/list) from what registerTool got.
+ * Tasks (api/mcp/tasks.ts): on the modern era, a client that declares the
+ * `io.modelcontextprotocol/tasks` extension gets a task handle from the submitting tools, and
+ * tasks/get, tasks/update and tasks/cancel read and cancel the job rows.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { CallToolRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Actor } from "../../core/auth/authenticate";
 import { AppError, coerceError } from "../../core/errors";
-import { parseWith } from "../http";
 import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
+import { parseWith } from "../http";
 import type { AppContext } from "../context";
 import type { ResolvedRepo } from "../execution";
+import { registerTaskMethods, TASKS_EXTENSION } from "./tasks";
 import { registerOperationTools } from "./tools/operations";
 
 export const MCP_SERVER_NAME = "codesynapse";
 export const MCP_SERVER_VERSION = "0.1.0";
 
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type ProtocolEra = "legacy" | "modern";
+export type ToolExtra = ServerContext;
 
-/** What the transport layer resolved for one tool call. */
+/** What the transport layer resolved for one HTTP request. */
 export interface ToolCaller {
   readonly identity: Identity;
   readonly actor: Actor;
@@ -55,9 +51,31 @@ export interface ToolCaller {
   readonly repo?: ResolvedRepo;
 }
 
-export interface McpServerDeps {
-  /** The caller resolved for this request; throws an AppError when there is none. */
-  callerFor(extra: ToolExtra): ToolCaller;
+/** The AuthInfo a transport hands the SDK for a request whose execution it resolved; only `callerOf` reads it back. */
+class CallerAuth implements AuthInfo {
+  readonly token = "";
+  readonly clientId = "codesynapse";
+  readonly scopes: string[] = [];
+  constructor(readonly caller: ToolCaller) {}
+}
+
+export function authInfoFor(caller: ToolCaller): AuthInfo {
+  return new CallerAuth(caller);
+}
+
+/** The caller the transport resolved for this request, or `unauthenticated`. */
+export function callerOf(extra: ToolExtra): ToolCaller {
+  const auth = extra.http?.authInfo;
+  if (auth instanceof CallerAuth) return auth.caller;
+  throw new AppError("unauthenticated", { message: "No execution identity was resolved for this request; send the execution headers." });
+}
+
+/** Whether this request's client declared the tasks extension (2026-07-28 per-request capabilities). */
+export function declaresTasks(extra: ToolExtra): boolean {
+  const caps = (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/clientCapabilities"] as
+    | { extensions?: Record<string, unknown> }
+    | undefined;
+  return caps?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 /** What a tool body is handed. */
@@ -66,35 +84,51 @@ export interface ToolRun {
   readonly caller: ToolCaller;
   readonly identity: Identity;
   readonly context: ExecutionContext;
+  readonly extra: ToolExtra;
+  readonly era: ProtocolEra;
 }
 
+/** A tool body answers its structured value, or a whole CallToolResult-shaped task handle (`TaskAnswer`). */
 export type ToolBody<A> = (args: A, run: ToolRun) => Promise<object>;
+
+/** A finished answer a body returns as is (a task handle): not wrapped, not parsed with the output schema. */
+export class TaskAnswer {
+  constructor(readonly result: Record<string, unknown>) {}
+}
 
 export interface ToolDef<S extends z.ZodRawShape> {
   title: string;
   description: string;
   inputSchema: S;
-  readOnly?: boolean;
+  /** The success value's schema (an object): the tool's outputSchema, and the parse of every structuredContent. */
+  outputSchema: z.ZodType<object>;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 }
 
-function ok(value: object): CallToolResult {
+export function toolOk(value: object): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
 }
 
-function failure(err: unknown): CallToolResult {
+export function toolFailure(err: unknown): CallToolResult {
   const e = coerceError(err);
   const body = { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
 }
 
+/** A protocol failure (not a tool's): a JSON-RPC error carrying the platform's stable code in `data.code`, never user text. */
+export function protocolFailure(err: unknown, code: number = ProtocolErrorCode.InvalidParams): ProtocolError {
+  const e = coerceError(err);
+  return new ProtocolError(e.status === 401 || e.status === 403 ? -32001 : code, e.message, { code: e.code });
+}
+
 /** Registers one identity-bound tool. */
 export type DefineTool = <S extends z.ZodRawShape>(name: string, def: ToolDef<S>, body: ToolBody<z.infer<z.ZodObject<S>>>) => void;
 
-export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer {
+export function createMcpServer(ctx: AppContext, era: ProtocolEra = "legacy"): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: { listChanged: false } },
       instructions:
         "CodeSynapse memory and jobs for one chat thread. Every tool call runs as the execution identity " +
         "named by the X-CodeSynapse-Session headers (HTTP) or the CODESYNAPSE_SESSION_ID environment (stdio); " +
@@ -103,27 +137,27 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
   );
 
   /** Every tool by name: its whole run, from the raw arguments to the result or the tool error. */
-  const tools = new Map<string, (raw: unknown, extra: ToolExtra) => Promise<CallToolResult>>();
+  const tools = new Map<string, (raw: unknown, extra: ToolExtra) => Promise<CallToolResult | Record<string, unknown>>>();
 
   const define: DefineTool = (name, def, body) => {
     // Strict, like the REST bodies (HTTP-6): unknown arguments are refused, not dropped.
     const schema = z.strictObject(def.inputSchema);
-    const call = async (raw: unknown, extra: ToolExtra): Promise<CallToolResult> => {
+    const call = async (raw: unknown, extra: ToolExtra): Promise<CallToolResult | Record<string, unknown>> => {
       try {
         // HTTP-6: every string passes the boundary rule (core/boundary.ts), then the schema, as REST bodies do;
         // a refusal names field paths, never values.
         const args = parseWith(schema, raw, "(arguments)");
-        const caller = deps.callerFor(extra);
-        const context = new ExecutionContext({ identity: caller.identity, signal: extra.signal });
-        const run: ToolRun = {
-          ctx,
-          caller,
-          identity: caller.identity,
-          context,
-        };
-        return ok(await runInExecution(context, () => body(args as never, run)));
+        const caller = callerOf(extra);
+        const context = new ExecutionContext({ identity: caller.identity, signal: extra.mcpReq.signal });
+        const run: ToolRun = { ctx, caller, identity: caller.identity, context, extra, era };
+        const out = await runInExecution(context, () => body(args as never, run));
+        if (out instanceof TaskAnswer) return out.result;
+        // The answer as the output schema has it (what tools/list promised), never more.
+        const parsed = def.outputSchema.safeParse(out);
+        if (!parsed.success) throw new AppError("internal", { message: "The tool's answer did not match its output schema." });
+        return toolOk(parsed.data);
       } catch (err) {
-        return failure(err);
+        return toolFailure(err);
       }
     };
     tools.set(name, call);
@@ -134,20 +168,25 @@ export function createMcpServer(ctx: AppContext, deps: McpServerDeps): McpServer
         title: def.title,
         description: def.description,
         inputSchema: schema,
-        annotations: { readOnlyHint: def.readOnly ?? false, openWorldHint: false },
+        outputSchema: def.outputSchema as z.ZodObject,
+        annotations: { ...def.annotations, openWorldHint: false },
       },
-      call as never,
+      (() => ({ content: [] })) as never,
     );
   };
 
   registerOperationTools(define);
 
-  // Replaces the SDK's tools/call handler (set when McpServer was constructed with the tools capability),
-  // so that no tool failure takes the SDK's plain-text path. No tool here is a task tool.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Replaces the SDK's tools/call handler, so that no tool failure takes the SDK's plain-text path.
+  server.server.setRequestHandler("tools/call", async (request, extra) => {
     const call = tools.get(request.params.name);
-    if (!call) return failure(new AppError("unknown_tool"));
-    return call(request.params.arguments, extra);
+    if (!call) return toolFailure(new AppError("unknown_tool"));
+    return (await call(request.params.arguments, extra)) as CallToolResult;
   });
+
+  if (era === "modern") {
+    server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+    registerTaskMethods(server, ctx);
+  }
   return server;
 }

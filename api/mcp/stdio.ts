@@ -17,16 +17,19 @@
  *      @codesynapse/client, clients/typescript) and
  *      refuse (exit 1) when the binding is unregistered, foreign, revoked or
  *      expired, the key is bad, or the server cannot be reached;
- *   4. open the upstream MCP session with the fixed headers, then serve MCP on
- *      stdin/stdout.
+ *   4. check the upstream endpoint (a 2026-07-28 `server/discover` with the fixed headers), then
+ *      serve MCP on stdin/stdout in both eras (the SDK's `serveStdio`: a client that opens with
+ *      `initialize` gets a 2025 connection, one that opens with `server/discover` a 2026-07-28 one).
+ * Upstream, every forwarded request is a stateless 2026-07-28 request carrying the fixed execution
+ * headers, so the server resolves the identity on each one and there is no upstream session to
+ * lose (a server restart or another node changes nothing). Tasks are not forwarded: over stdio the
+ * submitting tools answer `{job_id}` and get_job follows the job.
  * stdout carries MCP protocol only; every message of ours goes to stderr.
  */
 import { CodeSynapseClient, CodeSynapseError, PARENT_HEADER, SESSION_HEADER, type Identity } from "@codesynapse/client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Server, type CallToolResult } from "@modelcontextprotocol/server";
+import { serveStdio as serveSdkStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { API_KEY_PATTERN } from "../../core/accounts/api-keys";
 import { isValidId } from "../../core/execution/identity";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./server";
@@ -115,57 +118,55 @@ export async function verifyIdentity(s: StdioSettings): Promise<Identity> {
   }
 }
 
-/** The upstream MCP session; reopened once when the server has forgotten it (restart, idle timeout). */
+/** The revision every forwarded request speaks upstream: stateless, identity on each request. */
+const UPSTREAM_REVISION = "2026-07-28";
+
+/** The upstream MCP endpoint: one stateless 2026-07-28 client, connected once (its `server/discover`). */
 class Upstream {
-  #client: Client | undefined;
+  #client: Promise<Client> | undefined;
 
   constructor(private readonly settings: StdioSettings) {}
 
-  async client(): Promise<Client> {
-    if (this.#client) return this.#client;
-    const transport = new StreamableHTTPClientTransport(new URL(`${this.settings.url}/mcp`), { requestInit: { headers: executionHeaders(this.settings) } });
-    const client = new Client({ name: "codesynapse-stdio", version: MCP_SERVER_VERSION });
-    await client.connect(transport);
-    this.#client = client;
-    return client;
+  client(): Promise<Client> {
+    this.#client ??= (async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(`${this.settings.url}/mcp`), { requestInit: { headers: executionHeaders(this.settings) } });
+      const client = new Client({ name: "codesynapse-stdio", version: MCP_SERVER_VERSION }, { versionNegotiation: { mode: { pin: UPSTREAM_REVISION } } });
+      await client.connect(transport);
+      return client;
+    })().catch((err: unknown) => {
+      this.#client = undefined;
+      throw err;
+    });
+    return this.#client;
   }
 
   async call<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     try {
       return await fn(await this.client());
     } catch (err) {
-      if (!(err instanceof StreamableHTTPError && err.code === 404)) throw relayError(err);
-      await this.close();
-      try {
-        return await fn(await this.client());
-      } catch (again) {
-        throw relayError(again);
-      }
+      throw relayError(err);
     }
   }
 
   async close(): Promise<void> {
     const c = this.#client;
     this.#client = undefined;
-    if (!c) return;
-    const t = c.transport as StreamableHTTPClientTransport | undefined;
-    await t?.terminateSession().catch(() => undefined);
-    await c.close().catch(() => undefined);
+    if (c) await (await c.catch(() => undefined))?.close().catch(() => undefined);
   }
 }
 
-/** An upstream HTTP refusal becomes a JSON-RPC error carrying the platform's stable code. */
+/** An upstream refusal becomes a JSON-RPC error carrying the platform's stable code. */
 function relayError(err: unknown): unknown {
-  if (err instanceof McpError) return err;
-  if (err instanceof StreamableHTTPError) {
+  if (err instanceof ProtocolError) return err;
+  if (err instanceof SdkHttpError) {
     const e = platformError(err.message);
-    return new McpError(-32001, e ? e.message : `The CodeSynapse server answered HTTP ${err.code ?? "?"}.`, { code: e?.code ?? "upstream_error", status: err.code });
+    return new ProtocolError(-32001, e ? e.message : `The CodeSynapse server answered HTTP ${err.status}.`, { code: e?.code ?? "upstream_error", status: err.status });
   }
-  return new McpError(-32603, "The CodeSynapse server could not be reached.", { code: "unavailable" });
+  return new ProtocolError(-32603, "The CodeSynapse server could not be reached.", { code: "unavailable" });
 }
 
 export interface StdioHandle {
-  server: Server;
+  close(): Promise<void>;
   closed: Promise<void>;
   /** Waits (bounded) for requests in flight, then closes. */
   drain(): Promise<void>;
@@ -174,19 +175,15 @@ export interface StdioHandle {
 /** How long a closing stdin waits for answers still in flight. */
 export const STDIO_DRAIN_MS = 30_000;
 
-/** Steps 3–4 for already-read settings: verifies, then serves MCP on the given stdio transport. */
+/** Steps 3–4 for already-read settings: verifies, then serves MCP (both eras) on the given stdio transport. */
 export async function serveStdio(settings: StdioSettings, transport: StdioServerTransport = new StdioServerTransport()): Promise<StdioHandle> {
   const who = await verifyIdentity(settings);
   const upstream = new Upstream(settings);
   try {
     await upstream.client();
   } catch {
-    throw new StartupRefused(`cannot open the MCP session at ${settings.url}/mcp.`, 1);
+    throw new StartupRefused(`cannot open the MCP endpoint at ${settings.url}/mcp.`, 1);
   }
-  const server = new Server(
-    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: "CodeSynapse memory and jobs for this chat thread (identity fixed at start-up)." },
-  );
   // Requests in flight: a client that writes its last request and closes stdin still gets the answers.
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -194,34 +191,51 @@ export async function serveStdio(settings: StdioSettings, transport: StdioServer
     void p.finally(() => inFlight.delete(p)).catch(() => undefined);
     return p;
   };
-  server.setRequestHandler(ListToolsRequestSchema, (req, extra) => track(upstream.call((c) => c.listTools(req.params, { signal: extra.signal }))));
-  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
-    track(upstream.call((c) => c.callTool(req.params, undefined, { signal: extra.signal }) as Promise<CallToolResult>)),
-  );
+  /** One server instance per connection (and per discarded probe): the tools are the upstream's. */
+  const factory = () => {
+    const server = new Server(
+      { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+      { capabilities: { tools: { listChanged: false } }, instructions: "CodeSynapse memory and jobs for this chat thread (identity fixed at start-up)." },
+    );
+    server.setRequestHandler("tools/list", (req, extra) => track(upstream.call((c) => c.listTools(req.params, { signal: extra.mcpReq.signal }))));
+    server.setRequestHandler("tools/call", (req, extra) =>
+      track(upstream.call((c) => c.callTool({ name: req.params.name, arguments: req.params.arguments ?? {} }, { signal: extra.mcpReq.signal }) as Promise<CallToolResult>)),
+    );
+    return server;
+  };
   let done: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (done = resolve));
-  server.onclose = () => {
-    void upstream.close().finally(done);
+  const prevClose = transport.onclose;
+  const handle = serveSdkStdio(factory, { transport, onerror: (err) => console.error(`codesynapse mcp: ${err.name}`) });
+  const close = async () => {
+    await handle.close().catch(() => undefined);
+    await upstream.close();
+    done();
   };
-  await server.connect(transport);
+  const onclose = transport.onclose;
+  transport.onclose = () => {
+    onclose?.();
+    prevClose?.();
+    void close();
+  };
   console.error(`codesynapse mcp: serving on stdio for organisation ${who.tenant_id}, forwarding to ${settings.url}/mcp`);
   const drain = async () => {
     const deadline = Date.now() + STDIO_DRAIN_MS;
     while (inFlight.size > 0 && Date.now() < deadline) {
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 250))]);
     }
-    await server.close();
+    await close();
   };
-  return { server, closed, drain };
+  return { close, closed, drain };
 }
 
 /** The CLI entry: never returns normally; exits 0 when stdin closes, non-zero on refusal. */
 export async function runStdio(env: NodeJS.ProcessEnv = process.env): Promise<never> {
   try {
     const settings = readSettings({ ...env });
-    const { server, closed, drain } = await serveStdio(settings);
+    const { close, closed, drain } = await serveStdio(settings);
     // The client closing stdin ends the thread's process once its answers are out; a signal ends it now.
-    const stop = () => void server.close();
+    const stop = () => void close();
     process.stdin.once("end", () => void drain());
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createApp } from "../../api/app";
 import { grantRepo, removeMember, suspendMember } from "../../core/accounts/accounts";
 import { makeIdentity } from "../../core/execution/identity";

@@ -9,8 +9,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../../db/database";
 import { describeWithService, probeService } from "../support/services";
 import { seedAccount, type Account } from "../support/fixtures";

@@ -6,8 +6,8 @@
  * answer, as before. The counter sees every statement the app sends (a Kysely plugin on its
  * database), so a second read (a separate repository check) would fail the count.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { KyselyPlugin, RootOperationNode } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";

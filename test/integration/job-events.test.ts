@@ -5,8 +5,8 @@
  * job is — to another session, user or tenant; heartbeats; one shared poll
  * however many streams; `?wait=` and `get_job` `wait_ms` answer at the end.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
 import { createApp } from "../../api/app";

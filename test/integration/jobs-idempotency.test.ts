@@ -5,8 +5,8 @@
  * concurrent submissions with one key — through two API nodes with their own
  * connections — create exactly one job. The sweep purges expired keys.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { sql } from "kysely";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";

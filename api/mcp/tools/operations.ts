@@ -1,33 +1,64 @@
 /**
- * The MCP mounter: every catalog operation with an MCP binding
- * (ops/catalog.ts) becomes one tool, its arguments the operation's whole
- * input (then its cross-field rules), run by the same `runOperation` as its
- * REST routes. A request that carries one tool call names its repository
- * (`toolRepoAsk`), so the endpoint resolves identity and repository
- * permission in one statement, as REST does.
+ * The MCP mounter: every catalog operation (ops/catalog.ts) that runs under an execution
+ * identity and has an MCP binding becomes one tool — all of them but the raw-byte upload (an
+ * upload stays REST) and the Server-Sent Events stream (tasks and get_job's wait serve that).
+ * Control-plane operations (`auth` other than "execution") are never tools, whatever they bind.
+ *
+ * A tool's arguments are the operation's whole input (then its cross-field rules), its
+ * `outputSchema` the operation's output schema (an operation with no body answers `{}`), and it
+ * runs the same `runOperation` as the REST routes. A request that carries one tool call names its
+ * repository (`toolRepoAsk`), so the endpoint resolves identity and repository permission in one
+ * statement, as REST does.
+ *
+ * The submitting tools (`submit_*`) answer a task handle (api/mcp/tasks.ts) when the request
+ * declares the tasks extension; otherwise `{job_id}` as always.
  */
+import { z } from "zod";
 import { CATALOG } from "../../../ops/catalog";
 import { inputSchemaOf, WithStatus, type Operation } from "../../../ops/operation";
-import { principalOf } from "../../execution";
+import { principalOf, type RepoAsk } from "../../execution";
 import { parseWith } from "../../http";
 import { repoAskOf, runOperation } from "../../operations";
-import type { RepoAsk } from "../../execution";
-import type { DefineTool } from "../server";
+import { declaresTasks, TaskAnswer, type DefineTool } from "../server";
+import { createdTask, isSubmitting, taskResultJob } from "../tasks";
+
+/** Whether an operation is a tool: bound, run as an execution identity, JSON in and out. */
+export function isTool(op: Operation): boolean {
+  return op.mcp !== undefined && (op.auth ?? "execution") === "execution" && !(op.http ?? []).some((b) => b.raw !== undefined || b.stream === true);
+}
+
+/** The tool's outputSchema: the operation's output (an object), or `{}` for an operation with no body. */
+export function outputSchemaOf(op: Operation): z.ZodType<object> {
+  if (op.output === null) return z.strictObject({});
+  // A submitting tool's completed task carries the job beside its id.
+  if (isSubmitting(op) && op.output instanceof z.ZodObject) return op.output.extend({ job: taskResultJob });
+  return op.output as z.ZodType<object>;
+}
 
 export function registerOperationTools(define: DefineTool, catalog: readonly Operation[] = CATALOG): void {
   for (const op of catalog) {
-    if (!op.mcp) continue;
+    if (!isTool(op)) continue;
+    const mcp = op.mcp!;
     const schema = op.refine ? inputSchemaOf(op) : undefined;
-    define(op.mcp.tool, { title: op.title, description: op.description, inputSchema: op.input, readOnly: op.mcp.readOnly ?? false }, async (args, run) => {
+    const annotations = {
+      ...(mcp.readOnly ? { readOnlyHint: true } : { readOnlyHint: false }),
+      ...(mcp.destructive && !mcp.readOnly ? { destructiveHint: true } : !mcp.readOnly ? { destructiveHint: false } : {}),
+      ...(mcp.idempotent || mcp.readOnly ? { idempotentHint: true } : {}),
+    };
+    define(mcp.tool, { title: op.title, description: op.description, inputSchema: op.input, outputSchema: outputSchemaOf(op), annotations }, async (args, run) => {
       const input = (schema ? parseWith(schema, args, "(arguments)") : args) as Record<string, unknown>;
       const who = { identity: run.identity, expiresAt: run.caller.expiresAt, principal: principalOf(run.caller.actor), signal: run.context.signal, repo: run.caller.repo };
       const out = await runOperation(op, input, who, run.ctx);
-      return ((out instanceof WithStatus ? out.body : out) ?? {}) as object;
+      const value = ((out instanceof WithStatus ? out.body : out) ?? {}) as object;
+      if (run.era === "modern" && isSubmitting(op) && declaresTasks(run.extra)) {
+        return new TaskAnswer(await createdTask(run.ctx, run.identity, (value as { job_id: string }).job_id));
+      }
+      return value;
     });
   }
 }
 
-const BY_TOOL = new Map(CATALOG.flatMap((op) => (op.mcp ? [[op.mcp.tool, op] as const] : [])));
+const BY_TOOL = new Map(CATALOG.flatMap((op) => (isTool(op) ? [[op.mcp!.tool, op] as const] : [])));
 
 /** The repository a JSON-RPC batch's tools/call names, for the operation it calls (undefined: none, or not one call). */
 export function toolRepoAsk(messages: readonly unknown[], catalog: ReadonlyMap<string, Operation> = BY_TOOL): RepoAsk | undefined {
