@@ -157,7 +157,8 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect(await use("discard_upload", { repo, upload_id: up.upload_id })).toEqual({});
       const ingest = await use("submit_ingest", { repo, path: path.join(root, "repo") });
       expect(ingest.job_id).toMatch(/^job_/);
-      const done = await use("get_job", { job_id: ingest.job_id, wait_ms: 20_000 });
+      let done = await use("get_job", { job_id: ingest.job_id, wait_ms: 20_000 });
+      for (let i = 0; i < 8 && (done.status === "queued" || done.status === "running"); i++) done = await use("get_job", { job_id: ingest.job_id, wait_ms: 20_000 });
       expect(done.status).toBe("succeeded");
       const ask = await use("submit_ai_task", { repo, task: "summary" });
       expect((await use("list_jobs", {})).jobs.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining([ingest.job_id, ask.job_id]));

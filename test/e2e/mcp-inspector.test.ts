@@ -21,6 +21,7 @@ import type { MemoryServices } from "../../core/memory/services";
 import type { JobQueue } from "../../queues/submit";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
+import { fixtureTar } from "../support/archives";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { writeFixtureRepo } from "../support/fixture-repo";
 import { seedAccount, type Account } from "../support/fixtures";
@@ -158,7 +159,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
   });
 
   it("the right key lists every tool and calls each one through the Inspector", async () => {
-    const { headers } = await registerThread(srv.url, a.apiKey);
+    const { headers, client } = await registerThread(srv.url, a.apiKey);
     const list = await inspector(srv.url, headers, ["--method", "tools/list"]);
     expect(list.code, list.stderr).toBe(0);
     const names = (JSON.parse(list.stdout).tools as { name: string }[]).map((t) => t.name).sort();
@@ -185,6 +186,16 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     const ask = await use("submit_ai_task", { repo, task: "question", question: "What does AuthService depend on?" });
     expect(ingest.job_id).toMatch(/^job_/);
     expect((await use("get_job", { job_id: ask.job_id })).id).toBe(ask.job_id);
+    expect((await use("list_jobs", {})).jobs.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining([ingest.job_id, ask.job_id]));
+    const fix = await use("submit_fix_job", { repo, problem: "AuthService never expires tokens" });
+    expect((await use("cancel_job", { job_id: fix.job_id })).id).toBe(fix.job_id);
+    expect((await use("submit_embedding_refresh", { repo })).job_id).toMatch(/^job_/);
+    expect(await use("index_repository_memory", { repo })).toHaveProperty("indexed");
+    expect(await use("clear_session_memory", { repo })).toEqual({});
+    // An upload stays REST; listing and discarding it are tools.
+    const up = await client.upload(repo, await fixtureTar({ "a.ts": "export const a = 1;\n" }));
+    expect((await use("list_uploads", { repo })).uploads.map((u: { upload_id: string }) => u.upload_id)).toContain(up.upload_id);
+    expect(await use("discard_upload", { repo, upload_id: up.upload_id })).toEqual({});
 
     expect(called.sort()).toEqual(names);
   }, 600_000);
