@@ -79,7 +79,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));
-    a = await seedAccount(database.db);
+    a = await seedAccount(database.db, { repoLevel: "admin" });
     await writeFixtureRepo(path.join(root, "repo"));
   }, 120_000);
   afterAll(async () => {
@@ -121,7 +121,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? MODERN : "2025-11-25");
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name).sort();
-      expect(names).toHaveLength(20);
+      expect(names).toHaveLength(25);
       for (const t of tools) {
         expect(t.outputSchema?.type, t.name).toBe("object");
         expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf("boolean");
@@ -146,8 +146,20 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect((await use("recall_context", { repo, query: "AuthService" })).results.length).toBeGreaterThan(0);
       expect(await use("offload_turns", { repo, turns: [{ role: "user", content: "The TokenStore caches tokens." }] })).toMatchObject({ accepted: 1 });
       expect((await use("promote_session_facts", { repo, fact_ids: [facts[0]!.fact_id] })).promoted).toHaveLength(1);
-      expect(await use("clear_session_memory", { repo })).toEqual({});
+      const exported = await use("export_session_memory", { repo });
+      expect(exported).toMatchObject({ facts: 1 });
+      expect((await use("retract_session_fact", { repo, fact_id: facts[0]!.fact_id })).fact_id).toBe(facts[0]!.fact_id);
+      expect((await use("session_fact_history", { repo, fact_id: facts[0]!.fact_id })).versions.length).toBeGreaterThan(0);
+      expect(await use("clear_session_memory", { repo })).toMatchObject({ done: true });
       expect((await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts).toHaveLength(1);
+      // A second thread of the same user takes this thread's export (import fills an empty namespace).
+      const second = await registerThread(srv.url, a.apiKey);
+      const importer = await connect(era, via, second.session, second.headers);
+      const imported = await importer.callTool({ name: "import_session_memory", arguments: { repo, jsonl: exported.jsonl } });
+      expect(imported.isError ?? false, JSON.stringify(imported.structuredContent)).toBe(false);
+      expect(imported.structuredContent).toMatchObject({ facts: 1 });
+      called.push("import_session_memory");
+      expect(await use("forget_session_writes", { repo, session_id: session })).toMatchObject({ done: true });
       expect(await use("index_repository_memory", { repo })).toHaveProperty("indexed");
       const nodes = (await use("search_graph_nodes", { repo, query: "AuthService" })).nodes as { id: string }[];
       expect((await use("query_subgraph", { repo, node_id: nodes[0]!.id })).edges.length).toBeGreaterThan(0);
@@ -186,7 +198,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     // The same requests from no Origin or this server's own are served.
     const own = await call(srv.url, "POST", "/mcp", { headers: { ...m.headers, origin: srv.url }, body: m.body });
     expect(own.status).toBe(200);
-    expect(rpc(own.text).result.tools.length).toBe(20);
+    expect(rpc(own.text).result.tools.length).toBe(25);
   });
 
   it("server/discover advertises 2026-07-28 and the tasks extension; an unsupported revision is -32022 with the supported ones", async () => {
