@@ -14,7 +14,7 @@ import { AppError, coerceError } from "../core/errors";
 import { createLogger } from "../core/log";
 import { openStores, startPlatform } from "./runtime";
 import { flushTelemetry } from "../api/telemetry/flush";
-import { ADMIN_COMMANDS } from "./admin";
+import { ADMIN_COMMANDS } from "../ops/admin-commands";
 
 const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|admin <command> [--json]>
 admin commands:

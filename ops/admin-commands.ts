@@ -1,11 +1,13 @@
 /**
  * `codesynapse admin …` (RUN-5): bootstrap accounts. Each command returns one
- * plain object; main.ts prints it as JSON (`--json`) or as `key: value` lines.
+ * plain object; main/cli.ts prints it as JSON (`--json`) or as `key: value` lines.
  */
 import { z } from "zod";
 import { addMember, createOrg, createRepo, createUser, grantRepo, suspendMember, suspendUser, suspendOrg } from "../core/accounts/accounts";
 import { createApiKey, revokeApiKey } from "../core/accounts/api-keys";
+import { randomBytes } from "node:crypto";
 import { AppError } from "../core/errors";
+import { inTransaction } from "../core/transaction";
 import type { Clock } from "../core/clock";
 import type { Db } from "../db/schema";
 import { listDeliveries, removeOrgWebhook, setOrgWebhook } from "../queues/webhooks";
@@ -27,7 +29,31 @@ function oneOf<T extends string>(flags: Flags, name: string, values: readonly T[
   return r.data;
 }
 
+/**
+ * The README's first steps in one transaction: an organisation, its owner (a platform admin who can
+ * sign in to /admin/*), a repository the owner may administer, and an API key. The key (and a
+ * generated password, when none was given) is in the answer once and never again; all of it or
+ * nothing is written.
+ */
+async function bootstrap(db: Db, f: Flags) {
+  const org = need(f, "org");
+  const email = need(f, "email");
+  const repo = need(f, "repo");
+  const given = typeof f.password === "string" ? f.password : undefined;
+  const password = given ?? randomBytes(18).toString("base64url");
+  return inTransaction(db, async (tx) => {
+    const { org_id } = await createOrg(tx, { name: org });
+    const { user_id } = await createUser(tx, { email, password, platformAdmin: true });
+    await addMember(tx, { orgId: org_id, userId: user_id, role: "owner" });
+    const { repo_id } = await createRepo(tx, { orgId: org_id, name: repo });
+    await grantRepo(tx, { repoId: repo_id, userId: user_id, level: "admin" });
+    const key = await createApiKey(tx, { orgId: org_id, userId: user_id });
+    return { org_id, user_id, repo_id, repo_name: repo, email, ...(given === undefined ? { password } : {}), api_key: key.api_key, key_prefix: key.prefix };
+  });
+}
+
 export const ADMIN_COMMANDS: Record<string, { usage: string; run: (db: Db, clock: Clock, f: Flags) => Promise<object> }> = {
+  bootstrap: { usage: "--org NAME --email E --repo NAME [--password P]", run: (db, _c, f) => bootstrap(db, f) },
   "create-org": { usage: "--name N", run: (db, _c, f) => createOrg(db, { name: need(f, "name") }) },
   "create-user": {
     usage: "--email E [--password P] [--platform-admin]",
