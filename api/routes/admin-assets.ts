@@ -24,15 +24,16 @@ h1{font-size:20px;margin:14px 0 6px}h2{font-size:16px;margin:24px 0 8px}
 table{border-collapse:collapse;background:#fff;width:100%;table-layout:auto}
 th,td{border:1px solid #d8dde6;padding:4px 8px;text-align:left;vertical-align:top;font-variant-numeric:tabular-nums}
 th{background:#eef1f6;font-weight:600;white-space:nowrap}
-td{overflow-wrap:anywhere}
+td.id,td.msg{overflow-wrap:anywhere}
 td.msg{min-width:220px}
+td.act{white-space:nowrap}
 .empty{color:#6b7385}.muted{color:#6b7385;font-size:12px}
 .st-failed,.st-refused,.st-abandoned,.code{color:#b42318;font-weight:600}
 .st-succeeded{color:#067647}.st-running{color:#175cd3}
 form.filters{display:flex;flex-wrap:wrap;gap:8px 14px;align-items:end;background:#fff;border:1px solid #d8dde6;padding:10px 12px}
 form.filters label{display:flex;flex-direction:column;font-size:12px;color:#454e60}
 select,input{font:inherit;padding:3px 6px;border:1px solid #b9c1cf;border-radius:4px;background:#fff}
-button{font:inherit;padding:3px 10px;border:1px solid #8d98ab;border-radius:4px;background:#fff;cursor:pointer}
+button{white-space:nowrap;font:inherit;padding:3px 10px;border:1px solid #8d98ab;border-radius:4px;background:#fff;cursor:pointer}
 button.primary{background:#175cd3;border-color:#175cd3;color:#fff}
 button.danger{border-color:#b42318;color:#b42318}
 button:disabled{opacity:.5;cursor:default}
@@ -147,7 +148,7 @@ export const CONSOLE_JS = `"use strict";
       var doc = new DOMParser().parseFromString(html, "text/html");
       var next = doc.querySelector("main[data-live] [data-region]");
       var cur = live.querySelector("[data-region]");
-      if (next && cur) { cur.replaceWith(next); relTimes(); var at = $("#updated"); if (at) at.textContent = new Date().toLocaleTimeString(); }
+      if (next && cur) { cur.replaceWith(next); relTimes(); var at = $("#updated"); if (at) at.textContent = new Date().toISOString().slice(11, 19); }
     }).catch(function () { /* the next tick tries again */ });
   }
   if (live) setInterval(refresh, Number(live.getAttribute("data-live")) || 5000);

@@ -178,12 +178,12 @@ ${select("error_code", "Error code", options.codes.map((c) => [c, c]), f.error_c
       const body = `<h1>Jobs</h1><p class="muted">Dispatch: <strong>${esc(dispatch === "bullmq" ? "BullMQ (Redis)" : "PostgreSQL rows (no Redis)")}</strong> · live: refreshed every ${LIVE_MS / 1000} s, last at <span id="updated">${esc(now.toISOString().slice(11, 19))}</span> UTC</p>
 ${filters}<div id="flash" role="status"></div>
 <div data-region>
-<h2>Failures by cause</h2>${table(["kind", "error code", "jobs", "why", "last", ""], groupRows, "No failed, refused or abandoned jobs" + (filtered ? " match the filter." : "."), [undefined, undefined, undefined, "msg"])}
+<h2>Failures by cause</h2>${table(["kind", "error code", "jobs", "why", "last", ""], groupRows, "No failed, refused or abandoned jobs" + (filtered ? " match the filter." : "."), [undefined, undefined, undefined, "msg", undefined, "act"])}
 <h2>${filtered ? "Jobs matching the filter" : "Latest jobs"}</h2>${table(
         ["job", "kind", "pool", "status", "organisation", "attempts", "why", "created", "finished", ""],
         jobRows,
         filtered ? "No job matches the filter." : "No jobs yet.",
-        [undefined, undefined, undefined, undefined, undefined, undefined, "msg"],
+        ["id", undefined, undefined, undefined, "id", undefined, "msg", undefined, undefined, "act"],
       )}
 <h2>Depth per pool</h2>${table(["pool", ...JOB_STATUSES, "oldest waiting"], depthRows, "No pools.")}
 <h2>Running leases</h2>${table(
@@ -200,6 +200,7 @@ ${filters}<div id="flash" role="status"></div>
           l.cancel_requested_at ? "yes" : "no",
         ]),
         "No job is running.",
+        ["id", undefined, undefined, "id", undefined, undefined, "id"],
       )}
 <h2>Schedules</h2>${table(
         ["schedule", "kind", "owner", "every", "enabled", "next run", "last run", "last job", "last error"],
@@ -215,6 +216,7 @@ ${filters}<div id="flash" role="status"></div>
           s.last_error_code,
         ]),
         "No schedules.",
+        ["id", undefined, "id", undefined, undefined, undefined, undefined, "id"],
       )}
 </div>`;
       sendPage(res, 200, page("CodeSynapse jobs", body, { viewer: viewerOf(req), live: LIVE_MS }));
