@@ -8,6 +8,7 @@ import { createApiKey, revokeApiKey } from "../core/accounts/api-keys";
 import { randomBytes } from "node:crypto";
 import { AppError } from "../core/errors";
 import { inTransaction } from "../core/transaction";
+import type { AdminCommandName } from "./admin-usage";
 import type { Clock } from "../core/clock";
 import type { Db } from "../db/schema";
 import { listDeliveries, removeOrgWebhook, setOrgWebhook } from "../queues/webhooks";
@@ -52,11 +53,11 @@ async function bootstrap(db: Db, f: Flags) {
   });
 }
 
-export const ADMIN_COMMANDS: Record<string, { usage: string; run: (db: Db, clock: Clock, f: Flags) => Promise<object> }> = {
-  bootstrap: { usage: "--org NAME --email E --repo NAME [--password P]", run: (db, _c, f) => bootstrap(db, f) },
-  "create-org": { usage: "--name N", run: (db, _c, f) => createOrg(db, { name: need(f, "name") }) },
+/** Every command of ADMIN_USAGE (the type makes the two lists the same). */
+export const ADMIN_COMMANDS: Record<AdminCommandName, { run: (db: Db, clock: Clock, f: Flags) => Promise<object> }> = {
+  bootstrap: { run: (db, _c, f) => bootstrap(db, f) },
+  "create-org": { run: (db, _c, f) => createOrg(db, { name: need(f, "name") }) },
   "create-user": {
-    usage: "--email E [--password P] [--platform-admin]",
     run: (db, _c, f) =>
       createUser(db, {
         email: need(f, "email"),
@@ -65,32 +66,26 @@ export const ADMIN_COMMANDS: Record<string, { usage: string; run: (db: Db, clock
       }),
   },
   "add-member": {
-    usage: "--org ORG_ID --user USER_ID --role owner|admin|member",
     run: (db, _c, f) => addMember(db, { orgId: need(f, "org"), userId: need(f, "user"), role: oneOf(f, "role", ["owner", "admin", "member"] as const) }),
   },
   "create-api-key": {
-    usage: "--org ORG_ID --user USER_ID",
     run: (db, _c, f) => createApiKey(db, { orgId: need(f, "org"), userId: need(f, "user") }),
   },
-  "create-repo": { usage: "--org ORG_ID --name NAME", run: (db, _c, f) => createRepo(db, { orgId: need(f, "org"), name: need(f, "name") }) },
+  "create-repo": { run: (db, _c, f) => createRepo(db, { orgId: need(f, "org"), name: need(f, "name") }) },
   grant: {
-    usage: "--repo REPO_ID --user USER_ID --level read|write|admin",
     run: (db, _c, f) => grantRepo(db, { repoId: need(f, "repo"), userId: need(f, "user"), level: oneOf(f, "level", ["read", "write", "admin"] as const) }),
   },
-  "suspend-user": { usage: "--user USER_ID", run: (db, c, f) => suspendUser(db, { userId: need(f, "user"), at: c.now() }) },
+  "suspend-user": { run: (db, c, f) => suspendUser(db, { userId: need(f, "user"), at: c.now() }) },
   "suspend-member": {
-    usage: "--org ORG_ID --user USER_ID",
     run: (db, c, f) => suspendMember(db, { orgId: need(f, "org"), userId: need(f, "user"), at: c.now() }),
   },
-  "suspend-org": { usage: "--org ORG_ID", run: (db, c, f) => suspendOrg(db, { orgId: need(f, "org"), at: c.now() }) },
+  "suspend-org": { run: (db, c, f) => suspendOrg(db, { orgId: need(f, "org"), at: c.now() }) },
   // Completion webhooks (docs/jobs.md): the secret is printed once, by set-webhook.
   "set-webhook": {
-    usage: "--org ORG_ID --url URL [--secret S]",
     run: (db, c, f) => setOrgWebhook(db, c.now(), { orgId: need(f, "org"), url: need(f, "url"), secret: typeof f.secret === "string" ? f.secret : undefined }),
   },
-  "remove-webhook": { usage: "--org ORG_ID", run: (db, _c, f) => removeOrgWebhook(db, need(f, "org")) },
+  "remove-webhook": { run: (db, _c, f) => removeOrgWebhook(db, need(f, "org")) },
   "webhook-deliveries": {
-    usage: "--org ORG_ID [--status pending|sending|delivered|failed] [--limit N]",
     run: async (db, _c, f) => ({
       deliveries: await listDeliveries(db, need(f, "org"), {
         ...(f.status !== undefined ? { status: oneOf(f, "status", ["pending", "sending", "delivered", "failed"] as const) } : {}),
@@ -98,5 +93,5 @@ export const ADMIN_COMMANDS: Record<string, { usage: string; run: (db: Db, clock
       }),
     }),
   },
-  "revoke-api-key": { usage: "--key-prefix P", run: (db, c, f) => revokeApiKey(db, { prefix: need(f, "key-prefix"), at: c.now() }) },
+  "revoke-api-key": { run: (db, c, f) => revokeApiKey(db, { prefix: need(f, "key-prefix"), at: c.now() }) },
 };

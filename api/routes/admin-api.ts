@@ -29,6 +29,7 @@ import { signalCancel } from "../../queues/cancel-signals";
 import { adminCancel, adminJobDetail, failureGroups, listAdminJobs, requeueableIds, requeueJobs, type JobFilter } from "../../queues/sql/adminJobs";
 import type { JobRow } from "../../queues/jobs";
 import { ADMIN_COMMANDS } from "../../ops/admin-commands";
+import { isAdminCommand } from "../../ops/admin-usage";
 import { requireActor, requirePlatformAdmin } from "../auth";
 import type { AppContext } from "../context";
 import { parseWith, route } from "../http";
@@ -176,8 +177,8 @@ export function adminApiRoutes(ctx: AppContext): Router {
     commandAccess,
     route(async (req, res) => {
       const name = String(req.params.name);
-      const command = Object.hasOwn(ADMIN_COMMANDS, name) ? ADMIN_COMMANDS[name] : undefined;
-      if (!command) throw new AppError("unknown_command");
+      if (!isAdminCommand(name)) throw new AppError("unknown_command");
+      const command = ADMIN_COMMANDS[name];
       const body = parseWith(z.strictObject({ flags: z.record(z.string(), z.union([z.string().max(4096), z.boolean()])).default({}) }), req.body ?? {});
       const result = await command.run(ctx.db, ctx.clock, body.flags);
       await record(req, "admin.command", null, { command: name });

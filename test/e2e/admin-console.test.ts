@@ -86,7 +86,8 @@ describeInChromium("operators' console in headless Chromium (1280 px)", () => {
   /** A full-page screenshot, checked: as wide as the window (nothing overflows), and the document agrees. */
   async function shot(page: Page, name: string): Promise<void> {
     const file = path.join(ARTIFACTS, `console-${name}.png`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    // (Browser-side expressions as strings: this file is type-checked without the DOM library.)
+    const overflow = (await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")) as number;
     expect(overflow, `${name}: horizontal overflow`).toBeLessThanOrEqual(0);
     await page.screenshot({ path: file, fullPage: true });
     expect(pngWidth(file), `${name}: screenshot width`).toBe(WIDTH);
@@ -113,8 +114,8 @@ describeInChromium("operators' console in headless Chromium (1280 px)", () => {
     const victim = await seedAccount(database.db);
     for (let i = 0; i < 5; i++) {
       await signIn(page, { email: victim.email, password: `wrong-${i}` });
-      await page.waitForFunction(() => (document.querySelector("#sign-in-error")?.textContent ?? "").length > 0);
-      await page.evaluate(() => ((document.querySelector("#sign-in-error") as HTMLElement).textContent = ""));
+      await page.waitForFunction('document.querySelector("#sign-in-error").textContent.length > 0');
+      await page.evaluate('document.querySelector("#sign-in-error").textContent = ""');
     }
     await signIn(page, { email: victim.email, password: victim.password });
     await page.getByText(/Too many failed sign-ins from this browser: signing in is blocked for \d+ s/).waitFor();
