@@ -136,6 +136,8 @@ export interface IngestUploadsTable {
   content: Uint8Array;
   created_at: Date;
   expires_at: Date;
+  /** Set by the ingest that consumed it: kept as the repository's last snapshot (fix jobs) until expires_at. */
+  ingested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type Db = Kysely<Database>;

@@ -14,6 +14,7 @@ import * as idempotencyWebhooks from "./20261203_0500_idempotency_webhooks";
 import * as codeIntel from "./20261203_0600_code_intel";
 import * as mcpSessions from "./20261203_0700_mcp_sessions";
 import * as jobFailures from "./20261203_0800_job_failures";
+import * as retainedUploads from "./20261203_0810_retained_uploads";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_0600_code_intel": codeIntel,
   "20261203_0700_mcp_sessions": mcpSessions,
   "20261203_0800_job_failures": jobFailures,
+  "20261203_0810_retained_uploads": retainedUploads,
 };
