@@ -35,7 +35,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Recall context
+         * Recall from this thread's memory
          * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
          *     MCP tool: `recall_context`.
@@ -59,7 +59,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Recall context
+         * Recall from repository memory
          * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
          *     MCP tool: `recall_context`.
@@ -404,7 +404,7 @@ export interface paths {
         };
         /**
          * Job status
-         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
          *
          *     MCP tool: `get_job`.
          */
@@ -1533,6 +1533,8 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
+                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -1599,6 +1601,8 @@ export interface operations {
                             /** @description The kind's result once succeeded, else null. */
                             result: unknown;
                             error_code: string | null;
+                            /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                            message: string | null;
                             attempts: number;
                             max_attempts: number;
                             cancel_requested: boolean;
@@ -1662,6 +1666,8 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
+                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -1695,6 +1701,8 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
+                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
