@@ -112,9 +112,11 @@ describeInChromium("operators' console in headless Chromium (1280 px)", () => {
 
     // Another account, locked out after the free failures (the admin's own account is not touched).
     const victim = await seedAccount(database.db);
+    await page.evaluate('document.querySelector("#sign-in-error").textContent = ""');
     for (let i = 0; i < 5; i++) {
       await signIn(page, { email: victim.email, password: `wrong-${i}` });
-      await page.waitForFunction('document.querySelector("#sign-in-error").textContent.length > 0');
+      // (A locator, not waitForFunction: the page's CSP refuses the eval that would need.)
+      await page.locator("#sign-in-error").filter({ hasText: /\S/ }).waitFor();
       await page.evaluate('document.querySelector("#sign-in-error").textContent = ""');
     }
     await signIn(page, { email: victim.email, password: victim.password });
