@@ -30,6 +30,11 @@ export interface AppContext {
   limits?: RateLimits;
   /** Job event streams and waits: one shared status watcher (ops/job-events.ts); made on first use. */
   jobEvents?: JobEvents;
+  /**
+   * The local admin token (main/local-server.ts): a server on the embedded data directory writes it to a file there,
+   * and the CLI on the same machine sends it to run admin commands while the server holds the database.
+   */
+  localAdminToken?: string;
   /** Long-lived streams closed when the process shuts down, before the server (MCP transports and their SSE streams register here). */
   closers?: Array<() => Promise<void>>;
 }

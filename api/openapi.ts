@@ -126,7 +126,7 @@ function operationObject(op: Operation, b: HttpBinding): Json {
   const body = requestBodyOf(b, fields);
   return {
     operationId: operationId(op, b),
-    summary: op.title,
+    summary: b.title ?? op.title,
     description: op.description + (op.mcp ? `\n\nMCP tool: \`${op.mcp.tool}\`.` : "") + (op.level ? `\n\nNeeds \`${op.level}\` permission on the repository.` : ""),
     tags: [op.name.split(".")[0]],
     parameters,
@@ -156,7 +156,7 @@ export function openApiDocument(catalog: readonly Operation[] = CATALOG): Json {
     security: [{ apiKey: [] }, { signIn: [] }],
     components: {
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "An API key (`codesynapse admin create-key`)." },
+        apiKey: { type: "http", scheme: "bearer", description: "An API key (`codesynapse admin create-api-key`, or `admin bootstrap`)." },
         signIn: { type: "apiKey", in: "cookie", name: "cs_session", description: "A browser sign-in (POST /api/v1/auth/login)." },
       },
       schemas: { Error: ERROR_BODY },

@@ -24,7 +24,7 @@ export const RAW_BODIES: Record<"archive", RawBody> = {
   archive: {
     types: ARCHIVE_TYPES,
     limit: (config) => config.INGEST_MAX_UPLOAD_BYTES,
-    off: "Snapshot uploads are turned off on this server.",
+    off: "Snapshot uploads are turned off on this server (its INGEST_MAX_UPLOAD_BYTES setting is 0).",
     wrongType: notAnArchive,
     tooLarge: archiveTooLarge,
   },

@@ -1,22 +1,50 @@
 #!/usr/bin/env node
 // Launcher. A deployment runs the JavaScript `npm run build` wrote to dist/ (the
-// image holds dist/ and no TypeScript). A checkout with its TypeScript sources
-// runs them through tsx (a dev dependency), so an edit needs no rebuild and a
-// forgotten old dist/ never runs in place of the code beside it; dist/ runs
-// there only when CODESYNAPSE_RUN=dist (or tsx is not installed).
-// See docs/deployment.md.
+// image holds dist/ and no TypeScript). A checkout runs dist/ too when it was built
+// from the sources beside it (dist/cli.js is newer than every TypeScript source:
+// the quick start, since Node starts plain JavaScript far faster than tsx compiles
+// TypeScript); after an edit, or without a build, it runs the sources through tsx
+// (a dev dependency), so a forgotten old dist/ never runs in place of the code beside
+// it. CODESYNAPSE_RUN=dist or =sources chooses. See docs/deployment.md.
 //
 // Tracing (docs/observability.md) only when the OTEL_* variables ask for it, and only for the
 // server commands. Off, nothing of OpenTelemetry's SDK is loaded. On, import-in-the-middle's
 // loader hook is registered before the application is imported, so the ESM imports of express,
 // pg and ioredis reach the instrumentations (require-in-the-middle alone misses them).
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { register as registerLoader } from "node:module";
 
-/** The modules to run: the TypeScript sources through tsx, or null when they are not to run. */
+const SOURCE_DIRS = ["api", "core", "db", "main", "ops", "queues", "workers", "clients/typescript/src"];
+
+/** Whether dist/ holds a build of the sources beside it: no TypeScript source is newer than dist/cli.js. */
+function distIsFresh() {
+  const root = new URL("../", import.meta.url);
+  let built;
+  try {
+    built = statSync(new URL("dist/cli.js", root)).mtimeMs;
+  } catch {
+    return false;
+  }
+  const newer = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    return entries.some((e) =>
+      e.isDirectory() ? newer(new URL(`${e.name}/`, dir)) : e.name.endsWith(".ts") && statSync(new URL(e.name, dir)).mtimeMs > built,
+    );
+  };
+  return !SOURCE_DIRS.some((d) => newer(new URL(`${d}/`, root)));
+}
+
+/** The modules to run: the TypeScript sources through tsx, or null when dist/ is to run. */
 async function sources() {
   const at = (p) => new URL(`../${p}`, import.meta.url);
-  if (process.env.CODESYNAPSE_RUN === "dist" || !existsSync(at("main/cli.ts"))) return null;
+  const run = process.env.CODESYNAPSE_RUN;
+  if (run === "dist" || !existsSync(at("main/cli.ts"))) return null;
+  if (run !== "sources" && distIsFresh()) return null;
   try {
     const { register } = await import("tsx/esm/api");
     register();

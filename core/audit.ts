@@ -12,7 +12,12 @@ export type AuditAction =
   | "session.revoke"
   | "session.expire"
   | "session.dashboard_bind"
-  | "session.dashboard_refused";
+  | "session.dashboard_refused"
+  // Operators' actions on jobs and accounts (api/routes/admin-api.ts): who did what to which jobs.
+  | "job.cancel"
+  | "job.retry"
+  | "job.replay"
+  | "admin.command";
 
 export interface AuditEntry {
   at: Date;

@@ -106,6 +106,7 @@ export interface Database extends MemoryTables, JobEventTables {
   session_bindings: SessionBindingsTable;
   audit_log: AuditLogTable;
   jobs: JobsTable;
+  job_attempts: JobAttemptsTable;
   job_schedules: JobSchedulesTable;
   ingest_uploads: IngestUploadsTable;
   mcp_sessions: McpSessionsTable;
@@ -135,6 +136,8 @@ export interface IngestUploadsTable {
   content: Uint8Array;
   created_at: Date;
   expires_at: Date;
+  /** Set by the ingest that consumed it: kept as the repository's last snapshot (fix jobs) until expires_at. */
+  ingested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type Db = Kysely<Database>;
@@ -180,6 +183,10 @@ export interface JobsTable {
   cancel_requested_at: Timestamp | null;
   result: ColumnType<unknown, string | null, string | null>;
   error_code: string | null;
+  /** Why, in a fixed safe sentence beside error_code (migration 20261203_0800); null while none. */
+  error_message: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the running attempt was claimed (set by the attempt-history trigger). */
+  attempt_started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   schedule_id: string | null;
   /** W3C traceparent of the submitting request's span (queues/trace-context.ts); null without tracing. */
   traceparent: ColumnType<string | null, string | null | undefined, string | null>;
@@ -190,6 +197,18 @@ export interface JobsTable {
   /** Files done of total while an ingest runs (migration 20261203_0600); null for kinds that report none. */
   progress_done: ColumnType<number | null, number | null | undefined, number | null>;
   progress_total: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** One ended attempt of a job (migration 20261203_0800): written by a trigger when a running row leaves running. */
+export interface JobAttemptsTable {
+  job_id: string;
+  attempt: number;
+  lease_owner: string | null;
+  started_at: Date | null;
+  ended_at: Date;
+  outcome: string;
+  error_code: string | null;
+  error_message: string | null;
 }
 
 export interface JobSchedulesTable {

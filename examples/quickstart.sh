@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # The README's walkthrough, end to end, on the embedded default (PGlite, no other service):
-# bootstrap an organisation, a user, an API key and a repository with the admin CLI; start the
-# server; register a chat thread; upload a snapshot of a checkout (committed files only: no
+# start the server; bootstrap an organisation, its owner, a repository and an API key with one
+# admin command (which goes through the running server); register a chat thread; upload a snapshot of a checkout (committed files only: no
 # node_modules, no .git, nothing .gitignore'd); ingest it; ask a question; read result.answer.
 #
 #   bash examples/quickstart.sh [CHECKOUT]     # CHECKOUT defaults to this repository
 #
-# A fresh data directory (CODESYNAPSE_DATA_DIR, else a new temporary one) and a free port (PORT,
-# else one the OS picks). Any failed step stops the script with a non-zero exit and says which.
+# A fresh data directory (CODESYNAPSE_DATA_DIR, else a new temporary one, removed at the end) and a
+# free port (PORT, else one the OS picks). Any failed step stops the script with a non-zero exit and
+# says which.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CHECKOUT=$(cd "${1:-$ROOT}" && pwd)
 cd "$ROOT"
-export CODESYNAPSE_DATA_DIR=${CODESYNAPSE_DATA_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/codesynapse-quickstart.XXXXXX")}
+OWN_DATA_DIR=
+if [ -z "${CODESYNAPSE_DATA_DIR:-}" ]; then
+  CODESYNAPSE_DATA_DIR=$(mktemp -d "${TMPDIR:-/tmp}/codesynapse-quickstart.XXXXXX")
+  OWN_DATA_DIR=1
+fi
+export CODESYNAPSE_DATA_DIR
 export PORT=${PORT:-0}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/codesynapse-quickstart-work.XXXXXX")
 SERVER_PID=
@@ -26,6 +32,8 @@ cleanup() {
     wait "$SERVER_PID" 2>/dev/null || true
   fi
   rm -rf "$WORK"
+  # A data directory this script made goes with it (one you named is yours to keep).
+  if [ -n "$OWN_DATA_DIR" ]; then rm -rf "$CODESYNAPSE_DATA_DIR"; fi
 }
 trap cleanup EXIT
 
@@ -38,17 +46,6 @@ field() {
     console.log(typeof v === "object" ? JSON.stringify(v) : String(v));
   ' "$1" "$2"
 }
-
-# admin ARGS...: one admin command; its one JSON object on stdout.
-admin() { npx codesynapse admin "$@" --json || fail "admin $1"; }
-
-step "bootstrap (data directory $CODESYNAPSE_DATA_DIR)"
-ORG_ID=$(field "$(admin create-org --name Acme)" org_id)
-USER_ID=$(field "$(admin create-user --email dev@acme.test --password 'a long passphrase')" user_id)
-admin add-member --org "$ORG_ID" --user "$USER_ID" --role owner >/dev/null
-KEY=$(field "$(admin create-api-key --org "$ORG_ID" --user "$USER_ID")" api_key)
-REPO_ID=$(field "$(admin create-repo --org "$ORG_ID" --name webapp)" repo_id)
-admin grant --repo "$REPO_ID" --user "$USER_ID" --level write >/dev/null
 
 step "start"
 npm start >"$WORK/server.log" 2>&1 &
@@ -63,6 +60,12 @@ done
 [ -n "$BASE" ] || { cat "$WORK/server.log" >&2; fail "the server did not start within 120 s"; }
 curl -fsS "$BASE/healthz" >/dev/null || fail "GET /healthz"
 echo "listening on $BASE" >&2
+
+# With the server running, the admin command goes through it (it holds the data directory).
+step "bootstrap (data directory $CODESYNAPSE_DATA_DIR)"
+BOOT=$(npx codesynapse admin bootstrap --org Acme --email dev@acme.test --repo webapp --json) || fail "admin bootstrap"
+KEY=$(field "$BOOT" api_key)
+echo "organisation $(field "$BOOT" org_id), repository webapp, API key ${KEY:0:12}… (shown once)" >&2
 
 # api METHOD PATH [curl args...]: the response body; a non-2xx status fails the step with the body.
 api() {

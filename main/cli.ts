@@ -5,21 +5,23 @@
  *   worker --pools   chosen worker pools
  *   mcp              the stdio MCP server
  *   migrate          apply pending migrations
- *   admin <command>  bootstrap accounts (each takes --json)
+ *   admin <command>  accounts and webhooks (each takes --json): through the running server when
+ *                    one holds the embedded data directory or CODESYNAPSE_URL is set
+ *                    (main/remote-admin.ts), otherwise on the database directly
+ *
+ * The server's modules (express, the drivers, the worker pools) are imported only by the
+ * commands that run them, so a remote admin command starts in a fraction of a second.
  */
 import { parseArgs } from "node:util";
-import { systemClock } from "../core/clock";
-import { ConfigError, loadConfig, type Config } from "../core/config";
+import type { Config } from "../core/config";
 import { AppError, coerceError } from "../core/errors";
-import { createLogger } from "../core/log";
-import { openStores, startPlatform } from "./runtime";
-import { flushTelemetry } from "../api/telemetry/flush";
-import { ADMIN_COMMANDS } from "./admin";
+import { ADMIN_USAGE, isAdminCommand } from "../ops/admin-usage";
+import { remoteTarget, RemoteError, runRemote } from "./remote-admin";
 
 const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|admin <command> [--json]>
 admin commands:
-${Object.entries(ADMIN_COMMANDS)
-  .map(([name, c]) => `  admin ${name} ${c.usage}`)
+${Object.entries(ADMIN_USAGE)
+  .map(([name, usage]) => `  admin ${name} ${usage}`)
   .join("\n")}`;
 
 function fail(message: string, code = 1): never {
@@ -39,7 +41,9 @@ function unknownCommand(argv: string[]): never {
   fail(USAGE, 2);
 }
 
-function config(): Config {
+/** The configuration (zod, loaded on first use: a remote admin command never needs it). */
+async function config(): Promise<Config> {
+  const { ConfigError, loadConfig } = await import("../core/config");
   try {
     return loadConfig();
   } catch (err) {
@@ -49,8 +53,11 @@ function config(): Config {
 }
 
 async function runServer(opts: { serve: boolean; pools: string[] }): Promise<void> {
-  const cfg = config();
+  const cfg = await config();
+  const { createLogger } = await import("../core/log");
   const logger = createLogger({ level: cfg.LOG_LEVEL });
+  const { startPlatform } = await import("./runtime");
+  const { flushTelemetry } = await import("../api/telemetry/flush");
   let platform;
   try {
     platform = await startPlatform(cfg, { ...opts, logger });
@@ -85,30 +92,39 @@ function printResult(result: object, json: boolean): void {
 
 async function runAdmin(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
-  const command = name ? ADMIN_COMMANDS[name] : undefined;
-  if (!command) unknownCommand(argv);
+  if (!isAdminCommand(name)) unknownCommand(argv);
   const { values } = parseArgs({
     args: rest,
     strict: false,
     options: {
       json: { type: "boolean" },
+      offline: { type: "boolean" },
       "platform-admin": { type: "boolean" },
       ...Object.fromEntries(["name", "email", "password", "org", "user", "role", "repo", "level", "key-prefix", "url", "secret", "status", "limit"].map((f) => [f, { type: "string" as const }])),
     },
   });
   const json = values.json === true;
-  const cfg = config();
-  const logger = createLogger({ level: "warn", destination: "stderr" });
+  const { offline, ...flags } = values;
   try {
+    // Read straight from the environment (the default as in core/config.ts), so that the remote path loads nothing more.
+    const target = offline === true ? undefined : remoteTarget(process.env, process.env.CODESYNAPSE_DATA_DIR || "./.codesynapse");
+    if (target) {
+      printResult(await runRemote(target, name, flags), json);
+      return;
+    }
+    const cfg = await config();
+    const { createLogger } = await import("../core/log");
+    const logger = createLogger({ level: "warn", destination: "stderr" });
+    const [{ openStores }, { systemClock }, { ADMIN_COMMANDS }] = await Promise.all([import("./runtime"), import("../core/clock"), import("../ops/admin-commands")]);
     const database = await openStores(cfg, logger);
     try {
-      printResult(await command.run(database.db, systemClock, values), json);
+      printResult(await ADMIN_COMMANDS[name].run(database.db, systemClock, flags), json);
     } finally {
       await database.close();
     }
   } catch (err) {
-    const e = err instanceof AppError ? err : coerceError(err);
-    const message = e.code === "internal" ? `${(err as Error).message}` : e.message;
+    const e = err instanceof RemoteError ? err : err instanceof AppError ? err : coerceError(err);
+    const message = e.code === "internal" && !(err instanceof RemoteError) ? `${(err as Error).message}` : e.message;
     if (json) process.stdout.write(`${JSON.stringify({ error: { code: e.code, message } })}\n`);
     fail(`error: ${message}`);
   }
@@ -118,17 +134,19 @@ async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case "start":
-      return runServer({ serve: true, pools: config().WORKER_POOLS.split(",").filter(Boolean) });
+      return runServer({ serve: true, pools: (await config()).WORKER_POOLS.split(",").filter(Boolean) });
     case "serve":
       return runServer({ serve: true, pools: [] });
     case "worker": {
       const { values } = parseArgs({ args: rest, options: { pools: { type: "string" } } });
-      const pools = (values.pools ?? config().WORKER_POOLS).split(",").map((p) => p.trim()).filter(Boolean);
+      const pools = (values.pools ?? (await config()).WORKER_POOLS).split(",").map((p) => p.trim()).filter(Boolean);
       return runServer({ serve: false, pools });
     }
     case "migrate": {
-      const cfg = config();
+      const cfg = await config();
+      const { createLogger } = await import("../core/log");
       const logger = createLogger({ level: "warn", destination: "stderr" });
+      const { openStores } = await import("./runtime");
       try {
         const database = await openStores(cfg, logger);
         await database.close();

@@ -27,6 +27,7 @@ import { WebhookSender } from "../workers/webhook-sender";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
 import { startMetricsServer, type MetricsServer } from "../api/metrics-server";
+import { announceLocalServer } from "./local-server";
 
 export interface Platform {
   ctx: AppContext;
@@ -80,6 +81,7 @@ export async function startPlatform(
   queue.onLimit = (pool, limit) => jobMetrics.limited(pool, limit);
   let workers: WorkerHost | undefined;
   let webhooks: WebhookSender | undefined;
+  let unannounce: (() => void) | undefined;
   const platform: Platform = {
     ctx,
     database,
@@ -88,6 +90,7 @@ export async function startPlatform(
       // 1. stop accepting: the listener closes, idle keep-alive connections close, MCP transports
       //    and their SSE streams close (they would hold the server open for ever);
       const deadline = Date.now() + config.SHUTDOWN_DRAIN_MS;
+      unannounce?.();
       const server = platform.server;
       const serverClosed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
       server?.closeIdleConnections();
@@ -154,6 +157,12 @@ export async function startPlatform(
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.PORT;
     platform.url = `http://${config.HOST}:${port}`;
+    // On the embedded database, the CLI's admin commands come through this server (main/local-server.ts).
+    if (!config.DATABASE_URL) {
+      const announced = announceLocalServer(config.CODESYNAPSE_DATA_DIR, platform.url);
+      ctx.localAdminToken = announced.token;
+      unannounce = announced.remove;
+    }
     logger.info({ url: platform.url, database: database.kind, location: database.location }, "listening");
   }
   return platform;

@@ -1,6 +1,7 @@
 /** What a caller sees of its own job (REST and MCP alike): no lease token, no principal ids. */
 import { z } from "zod";
 import { POOLS } from "../core/jobs/kind";
+import { codeMessage } from "../core/jobs/failure";
 import type { JobRow } from "../queues/jobs";
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "abandoned", "refused"] as const;
@@ -14,6 +15,10 @@ export const jobViewSchema = z.object({
   params: z.unknown(),
   result: z.unknown().describe("The kind's result once succeeded, else null."),
   error_code: z.string().nullable(),
+  message: z
+    .string()
+    .nullable()
+    .describe("Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID."),
   attempts: z.number().int(),
   max_attempts: z.number().int(),
   cancel_requested: z.boolean(),
@@ -36,6 +41,7 @@ export function jobView(j: JobRow): JobView {
     params: j.params,
     result: j.result ?? null,
     error_code: j.error_code,
+    message: j.error_code === null ? null : (j.error_message ?? codeMessage(j.error_code)),
     attempts: j.attempts,
     max_attempts: j.max_attempts,
     cancel_requested: j.cancel_requested_at !== null,

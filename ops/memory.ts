@@ -66,8 +66,8 @@ export const recallContext = defineOperation({
   output: recallResults,
   level: "read",
   http: [
-    { method: "post", path: `${SESSION}/recall`, fixed: { memory_scope: "session" } },
-    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository" } },
+    { method: "post", path: `${SESSION}/recall`, fixed: { memory_scope: "session" }, title: "Recall from this thread's memory" },
+    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository" }, title: "Recall from repository memory" },
   ],
   mcp: { tool: "recall_context", readOnly: true },
   async run(call, input) {

@@ -55,6 +55,8 @@ export interface HttpBinding {
   path: string;
   /** The success status (200 by default; an operation with no output answers 204). */
   status?: number;
+  /** This route's own title, when one operation has two routes (the reference lists each under its title; titles are unique). */
+  title?: string;
   /** Input fields this route fixes (one operation, two routes); the client may not send them. */
   fixed?: Record<string, unknown>;
   /** Input fields named otherwise in this route's path, query or body (field → name on the wire). */

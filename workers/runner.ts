@@ -35,6 +35,7 @@ import type { Dispatcher } from "../queues/dispatch/dispatcher";
 import type { JobRow } from "../queues/jobs";
 import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
+import { failureMessage } from "../core/jobs/failure";
 import { endJob } from "../queues/sql/endJob";
 import { deferJob } from "../queues/sql/deferJob";
 import { failJob } from "../queues/sql/failJob";
@@ -281,7 +282,7 @@ export class JobRunner {
         const req: AuthorizeRequest = { principal, sessionId: identity.session_id, ...repoCheck };
         const r = preAuth ? await authorizeRow(db, clock, req, preAuth) : await this.#recheck.run(req);
         if (r instanceof AppError) {
-          if (isRefusal(r)) return this.#refuse(row, token, "before_work", r.code);
+          if (isRefusal(r)) return this.#refuse(row, token, "before_work", r.code, r);
           throw r;
         }
         pre = r;
@@ -313,7 +314,7 @@ export class JobRunner {
       } catch (err) {
         await progress.settled();
         if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
-        if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code);
+        if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code, err);
         return this.#fail(row, token, err);
       }
       // The last report is on the row before the outcome is.
@@ -350,16 +351,17 @@ export class JobRunner {
         }
       } catch (err) {
         if (err instanceof LeaseLost) return "lease_lost";
-        if (isRefusal(err)) return this.#refuse(row, token, "before_persist", err.code);
+        if (isRefusal(err)) return this.#refuse(row, token, "before_persist", err.code, err);
         return this.#fail(row, token, err);
       }
       return "succeeded";
     });
   }
 
-  async #refuse(row: JobRow, token: string, stage: "before_work" | "before_persist", code: string): Promise<JobOutcomeLabel> {
+  async #refuse(row: JobRow, token: string, stage: "before_work" | "before_persist", code: string, err?: unknown): Promise<JobOutcomeLabel> {
     this.o.metrics?.refused(row.pool, row.kind, stage, code);
-    const ok = await this.#store(() => endJob(this.o.db, { id: row.id, token, now: this.o.clock.now(), status: "refused", errorCode: code }));
+    const errorMessage = failureMessage(code, err);
+    const ok = await this.#store(() => endJob(this.o.db, { id: row.id, token, now: this.o.clock.now(), status: "refused", errorCode: code, errorMessage }));
     return ok ? "refused" : "lease_lost";
   }
 
@@ -385,6 +387,7 @@ export class JobRunner {
         token,
         now: this.o.clock.now(),
         errorCode: code,
+        errorMessage: failureMessage(code, e),
         retryable: e.status >= 500,
         ...(this.o.backoffBaseMs !== undefined ? { backoffBaseMs: this.o.backoffBaseMs } : {}),
       }),

@@ -1,48 +1,71 @@
 /**
- * The operators' view (JOB-9), behind platform-admin auth (cookie or API key):
- *   /admin/jobs    server-rendered from the job rows: depth per pool, oldest
- *                  waiting, running leases with deadlines, failures with their
- *                  codes, schedules. No session ids on the page.
+ * The operators' console (JOB-9), behind platform-admin auth (cookie or API key; a signed-out
+ * browser is sent to /admin/sign-in and back):
+ *   /admin/sign-in  the sign-in page (it posts to POST /api/v1/auth/login; api/routes/admin-assets.ts)
+ *   /admin/jobs     server-rendered from the job rows, refreshed live: filters (pool, status,
+ *                   organisation, kind, error code), failures grouped by kind and error code with a
+ *                   replay of each group, the latest jobs with why they failed, cancel and retry,
+ *                   depth per pool, running leases, schedules. Names beside ids, relative times.
+ *   /admin/jobs/:id one job: its fields, its attempts (lease owner, timings, error), cancel, retry.
+ * The actions are the operators' API (api/routes/admin-api.ts).
  *   /admin/queues  BullMQ's board (@bull-board/express) when REDIS_URL is set;
  *                  without Redis a page that says dispatch runs from the rows.
  */
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import { Router, type RequestHandler } from "express";
+import { Router, type Request, type RequestHandler } from "express";
 import { BullMqDispatcher } from "../../queues/dispatch/bullmq";
 import { POOLS } from "../../queues/jobs";
+import { authenticate } from "../../core/auth/authenticate";
+import { AppError, coerceError } from "../../core/errors";
+import { JOB_STATUSES } from "../../ops/job-view";
+import { adminJobDetail, failureGroups, filterOptions, listAdminJobs, type JobFilter } from "../../queues/sql/adminJobs";
 import { listSchedules } from "../../queues/sql/listSchedules";
 import { queueDepth } from "../../queues/sql/queueDepth";
-import { recentFailures } from "../../queues/sql/recentFailures";
 import { runningLeases } from "../../queues/sql/runningLeases";
-import { requireActor, requirePlatformAdmin } from "../auth";
 import type { AppContext } from "../context";
-import { route } from "../http";
+import { credentialsOf, route } from "../http";
+import { CONSOLE_CSS, CONSOLE_JS } from "./admin-assets";
+import { filterOf } from "./admin-api";
+import { adminJobView, attemptView, groupView } from "./admin-views";
+import { actionButton, esc, html, page, refusedPage, sendPage, signInPage, status, table, when, type Viewer } from "./admin-pages";
 
-const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export function esc(v: unknown): string {
-  if (v === null || v === undefined) return "—";
-  const s = v instanceof Date ? v.toISOString() : String(v);
-  return s.replace(/[&<>"']/g, (c) => ESC[c]!);
+export { esc } from "./admin-pages";
+
+const FIX_KIND = "fix.propose";
+const LIVE_MS = 5000;
+
+/** Whether the caller is a browser asking for a page (rather than a client asking for JSON). */
+function wantsPage(req: Request): boolean {
+  return req.headers.authorization === undefined && req.accepts(["json", "html"]) === "html";
 }
 
-function table(headers: string[], rows: unknown[][], empty: string): string {
-  if (rows.length === 0) return `<p class="empty">${esc(empty)}</p>`;
-  const head = headers.map((h) => `<th>${esc(h)}</th>`).join("");
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n");
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fafbfc}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-table{border-collapse:collapse;background:#fff;min-width:480px}
-th,td{border:1px solid #d8dde6;padding:4px 10px;text-align:left;font-variant-numeric:tabular-nums}
-th{background:#eef1f6}.empty{color:#6b7385}nav a{margin-right:12px}.code{color:#b42318;font-weight:600}
-</style></head><body><nav><a href="/admin/jobs">Jobs</a><a href="/admin/queues">Queues (BullMQ)</a></nav>${body}</body></html>`;
+/**
+ * Platform admins only. A browser without a valid sign-in goes to the sign-in page (and comes back
+ * after it); a signed-in non-admin gets a page that says why. API clients get the JSON errors.
+ */
+export function consoleAuth(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    Promise.resolve()
+      .then(() => authenticate(ctx.db, ctx.clock, credentialsOf(req)))
+      .then((actor) => {
+        req.actor = actor;
+        if (actor.isPlatformAdmin) return next();
+        const e = new AppError("platform_admin_required");
+        if (!wantsPage(req)) return next(e);
+        sendPage(res, 403, refusedPage({ email: actor.email }, e.code, e.message));
+      })
+      .catch((err: unknown) => {
+        const e = coerceError(err);
+        if (e.status === 401 && wantsPage(req)) {
+          const ended = e.code === "login_session_ended" ? "&ended=1" : "";
+          res.redirect(303, `/admin/sign-in?next=${encodeURIComponent(req.originalUrl)}${ended}`);
+          return;
+        }
+        next(err);
+      });
+  };
 }
 
 function age(from: Date | null, now: Date): string {
@@ -51,43 +74,205 @@ function age(from: Date | null, now: Date): string {
   return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
 }
 
+const viewerOf = (req: Request): Viewer => ({ email: req.actor?.email ?? "" });
+const qs = (f: Record<string, unknown>) =>
+  new URLSearchParams(Object.entries(f).filter(([, v]) => typeof v === "string" && v !== "") as Array<[string, string]>).toString();
+
+function select(name: string, label: string, options: Array<[string, string]>, current: string | undefined): string {
+  const opts = [`<option value="">any</option>`, ...options.map(([v, l]) => `<option value="${esc(v)}"${v === current ? " selected" : ""}>${esc(l)}</option>`)];
+  return `<label>${esc(label)}<select name="${esc(name)}">${opts.join("")}</select></label>`;
+}
+
+/** An organisation's name with its id beside it (muted). */
+function named(name: string | null, id: string | null): ReturnType<typeof html> {
+  if (!id) return html(`<span class="muted">system</span>`);
+  return html(`${esc(name ?? "(deleted)")}<br><span class="muted">${esc(id)}</span>`);
+}
+
 export function adminJobRoutes(ctx: AppContext): Router {
   const r = Router();
-  const admin: RequestHandler[] = [requireActor(ctx), requirePlatformAdmin()];
+  const admin: RequestHandler[] = [consoleAuth(ctx)];
+
+  // Same-origin assets of the console (no credentials needed: they hold no data).
+  r.get("/admin/assets/console.css", (_req, res) => {
+    res.setHeader("cache-control", "no-cache");
+    res.type("text/css").send(CONSOLE_CSS);
+  });
+  r.get("/admin/assets/console.js", (_req, res) => {
+    res.setHeader("cache-control", "no-cache");
+    res.type("text/javascript").send(CONSOLE_JS);
+  });
+
+  r.get("/admin/sign-in", (req, res) => {
+    sendPage(res, 200, signInPage({ signedOut: req.query.signed_out === "1", ended: req.query.ended === "1" }));
+  });
+  r.get("/admin", (_req, res) => res.redirect(303, "/admin/jobs"));
 
   r.get(
     "/admin/jobs",
     ...admin,
-    route(async (_req, res) => {
+    route(async (req, res) => {
       const now = ctx.clock.now();
-      const [depth, leases, failures, schedules] = await Promise.all([queueDepth(ctx.db), runningLeases(ctx.db), recentFailures(ctx.db), listSchedules(ctx.db)]);
-      const statuses = ["queued", "running", "succeeded", "failed", "refused", "canceled", "abandoned"] as const;
+      let f: JobFilter;
+      try {
+        f = filterOf(req.query);
+      } catch {
+        f = {};
+      }
+      const [depth, leases, schedules, jobs, groups, options] = await Promise.all([
+        queueDepth(ctx.db),
+        runningLeases(ctx.db),
+        listSchedules(ctx.db),
+        listAdminJobs(ctx.db, f, 100),
+        failureGroups(ctx.db, f),
+        filterOptions(ctx.db),
+      ]);
+      const orgs = options.orgs;
+      const orgName = new Map(orgs.map((o) => [o.id, o.name]));
       const pools = [...new Set([...POOLS, ...depth.map((d) => d.pool)])];
       const depthRows = pools.map((p) => {
         const of = (s: string) => depth.find((d) => d.pool === p && d.status === s);
-        return [p, ...statuses.map((s) => of(s)?.count ?? 0), age(of("queued")?.oldest_run_at ?? null, now)];
+        return [p, ...JOB_STATUSES.map((s) => of(s)?.count ?? 0), age(of("queued")?.oldest_run_at ?? null, now)];
       });
       const dispatch = ctx.jobs?.dispatcher.kind ?? "postgres";
-      const body = `<h1>Jobs</h1><p>Dispatch: <strong>${esc(dispatch === "bullmq" ? "BullMQ (Redis)" : "PostgreSQL rows (no Redis)")}</strong> · generated ${esc(now)}</p>
-<h2>Depth per pool</h2>${table(["pool", ...statuses, "oldest waiting"], depthRows, "No pools.")}
-<h2>Running leases</h2>${table(
-        ["job", "kind", "pool", "tenant", "attempt", "progress", "lease owner", "lease deadline", "deadline in", "cancel requested"],
-        leases.map((l) => [l.id, l.kind, l.pool, l.tenant_id ?? "system", `${l.attempts}/${l.max_attempts}`, l.progress_total === null ? "—" : `${l.progress_done ?? 0}/${l.progress_total}`,
-          l.lease_owner, l.lease_expires_at,
-          l.lease_expires_at ? `${Math.round((l.lease_expires_at.getTime() - now.getTime()) / 1000)}s` : "—", l.cancel_requested_at ? "yes" : "no"]),
-        "No job is running.",
+      const filtered = Object.values(f).some((v) => v !== undefined);
+      const filters = `<form class="filters" method="get" action="/admin/jobs">
+${select("pool", "Pool", pools.map((p) => [p, p]), f.pool)}
+${select("status", "Status", JOB_STATUSES.map((s) => [s, s]), f.status)}
+${select("org", "Organisation", orgs.map((o) => [o.id, o.name]), f.org)}
+${select("kind", "Kind", options.kinds.map((k) => [k, k]), f.kind)}
+${select("error_code", "Error code", options.codes.map((c) => [c, c]), f.error_code)}
+<button type="submit" class="primary">Filter</button>${filtered ? ` <a href="/admin/jobs">Clear</a>` : ""}</form>`;
+      const groupRows = groups.map(groupView).map((g) => [
+        g.kind,
+        html(`<span class="code">${esc(g.error_code)}</span>`),
+        g.count,
+        g.message,
+        html(when(g.last_at, now)),
+        html(
+          `<a href="/admin/jobs?${esc(qs({ ...f, kind: g.kind, error_code: g.error_code ?? "", status: "" }))}">show</a> ` +
+            (g.kind === FIX_KIND
+              ? `<span class="muted">never restarted</span>`
+              : g.requeueable > 0
+                ? actionButton(`Replay ${g.requeueable}`, "/api/v1/admin/jobs/replay", { ...f, status: undefined, kind: g.kind, error_code: g.error_code ?? undefined }, {
+                    confirm: `Run the ${g.requeueable} failed or refused ${g.kind} job(s) with ${g.error_code ?? "no code"} again, each under its own identity?`,
+                  })
+                : `<span class="muted">nothing to replay</span>`),
+        ),
+      ]);
+      const jobRows = jobs.map(adminJobView).map((j) => [
+        html(`<a href="/admin/jobs/${esc(j.id)}">${esc(j.id)}</a>`),
+        j.kind,
+        j.pool,
+        status(j.status),
+        named(j.org_name, j.org_id),
+        `${j.attempts}/${j.max_attempts}`,
+        j.error_code ? html(`<span class="code">${esc(j.error_code)}</span><br>${esc(j.message)}`) : "",
+        html(when(j.created_at, now)),
+        html(when(j.finished_at, now)),
+        html(
+          (j.cancelable ? actionButton("Cancel", `/api/v1/admin/jobs/${j.id}/cancel`, {}, { cls: "danger", done: "Cancel requested." }) : "") +
+            (j.retryable ? actionButton("Retry", `/api/v1/admin/jobs/${j.id}/retry`, {}, { done: "Queued again." }) : ""),
+        ),
+      ]);
+      const body = `<h1>Jobs</h1><p class="muted">Dispatch: <strong>${esc(dispatch === "bullmq" ? "BullMQ (Redis)" : "PostgreSQL rows (no Redis)")}</strong> · live: refreshed every ${LIVE_MS / 1000} s, last at <span id="updated">${esc(now.toISOString().slice(11, 19))}</span> UTC</p>
+${filters}<div id="flash" role="status"></div>
+<div data-region>
+<h2>Failures by cause</h2>${table(["kind", "error code", "jobs", "why", "last", ""], groupRows, "No failed, refused or abandoned jobs" + (filtered ? " match the filter." : "."), [undefined, undefined, undefined, "msg", undefined, "act"])}
+<h2>${filtered ? "Jobs matching the filter" : "Latest jobs"}</h2>${table(
+        ["job", "kind", "pool", "status", "organisation", "attempts", "why", "created", "finished", ""],
+        jobRows,
+        filtered ? "No job matches the filter." : "No jobs yet.",
+        ["id", undefined, undefined, undefined, "id", undefined, "msg", undefined, undefined, "act"],
       )}
-<h2>Failures</h2>${table(
-        ["job", "kind", "pool", "tenant", "status", "code", "attempts", "finished"],
-        failures.map((f) => [f.id, f.kind, f.pool, f.tenant_id ?? "system", f.status, f.error_code, `${f.attempts}/${f.max_attempts}`, f.finished_at]),
-        "No failed, refused or abandoned jobs.",
+<h2>Depth per pool</h2>${table(["pool", ...JOB_STATUSES, "oldest waiting"], depthRows, "No pools.")}
+<h2>Running leases</h2>${table(
+        ["job", "kind", "pool", "organisation", "attempt", "progress", "lease owner", "lease deadline", "cancel requested"],
+        leases.map((l) => [
+          html(`<a href="/admin/jobs/${esc(l.id)}">${esc(l.id)}</a>`),
+          l.kind,
+          l.pool,
+          named(l.tenant_id ? (orgName.get(l.tenant_id) ?? null) : null, l.tenant_id),
+          `${l.attempts}/${l.max_attempts}`,
+          l.progress_total === null ? "—" : `${l.progress_done ?? 0}/${l.progress_total}`,
+          l.lease_owner,
+          html(when(l.lease_expires_at, now)),
+          l.cancel_requested_at ? "yes" : "no",
+        ]),
+        "No job is running.",
+        ["id", undefined, undefined, "id", undefined, undefined, "id"],
       )}
 <h2>Schedules</h2>${table(
         ["schedule", "kind", "owner", "every", "enabled", "next run", "last run", "last job", "last error"],
-        schedules.map((s) => [s.id, s.kind, s.system ? "system" : (s.tenant_id ?? "— (no identity)"), `${Math.round(s.interval_ms / 1000)}s`, s.enabled ? "yes" : "no", s.next_run_at, s.last_run_at, s.last_job_id, s.last_error_code]),
+        schedules.map((s) => [
+          s.id,
+          s.kind,
+          s.system ? "system" : s.tenant_id ? named(orgName.get(s.tenant_id) ?? null, s.tenant_id) : "— (no identity)",
+          `${Math.round(s.interval_ms / 1000)}s`,
+          s.enabled ? "yes" : "no",
+          html(when(s.next_run_at, now)),
+          html(when(s.last_run_at, now)),
+          s.last_job_id ? html(`<a href="/admin/jobs/${esc(s.last_job_id)}">${esc(s.last_job_id)}</a>`) : "—",
+          s.last_error_code,
+        ]),
         "No schedules.",
-      )}`;
-      res.type("html").send(page("CodeSynapse jobs", body).replace(/<td>(refused|failed|abandoned)<\/td>/g, '<td class="code">$1</td>'));
+        ["id", undefined, "id", undefined, undefined, undefined, undefined, "id"],
+      )}
+</div>`;
+      sendPage(res, 200, page("CodeSynapse jobs", body, { viewer: viewerOf(req), live: LIVE_MS }));
+    }),
+  );
+
+  r.get(
+    "/admin/jobs/:id",
+    ...admin,
+    route(async (req, res) => {
+      const now = ctx.clock.now();
+      const d = await adminJobDetail(ctx.db, String(req.params.id));
+      if (!d) {
+        sendPage(res, 404, page("Job not found", `<h1>Job not found</h1><p>${esc(new AppError("job_not_found").message)}</p><p><a href="/admin/jobs">All jobs</a></p>`, { viewer: viewerOf(req) }));
+        return;
+      }
+      const j = adminJobView(d.job);
+      const attempts = d.attempts.map(attemptView);
+      const secs = (ms: number | null) => (ms === null ? "—" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+      const fields: Array<[string, string]> = [
+        ["status", status(j.status).html + (j.cancel_requested ? " (cancel requested)" : "")],
+        ["why", j.error_code ? `<span class="code">${esc(j.error_code)}</span> — ${esc(j.message)}` : "—"],
+        ["kind · pool", `${esc(j.kind)} · ${esc(j.pool)}`],
+        ["organisation", j.org_id ? `${esc(j.org_name)} <span class="muted">${esc(j.org_id)}</span>` : "system"],
+        ["repository", j.repo_id ? `${esc(j.repo_name)} <span class="muted">${esc(j.repo_id)}</span>` : "—"],
+        ["submitted by", j.actor_user_id ? `${esc(j.actor_email)} <span class="muted">${esc(j.actor_user_id)}</span>` : "—"],
+        ["attempts", `${j.attempts} of ${j.max_attempts}${j.restartable ? "" : " (never restarted)"}`],
+        ["lease", j.lease_owner ? `${esc(j.lease_owner)}, expires ${when(j.lease_expires_at, now)}` : "—"],
+        ["progress", j.progress ? `${j.progress.done}/${j.progress.total}` : "—"],
+        ["created", when(j.created_at, now)],
+        ["due", when(j.run_at, now)],
+        ["started", when(j.started_at, now)],
+        ["finished", when(j.finished_at, now)],
+      ];
+      const actions =
+        (j.cancelable ? actionButton("Cancel", `/api/v1/admin/jobs/${j.id}/cancel`, {}, { cls: "danger", done: "Cancel requested.", id: "cancel" }) : "") +
+        (j.retryable ? actionButton("Retry", `/api/v1/admin/jobs/${j.id}/retry`, {}, { cls: "primary", done: "Queued again: a new attempt under the same identity.", id: "retry" }) : "") +
+        (!j.restartable && (j.status === "failed" || j.status === "abandoned") ? `<span class="muted">A ${esc(j.kind)} job is never restarted: submit a new one.</span>` : "");
+      const body = `<p><a href="/admin/jobs">← All jobs</a></p><h1>Job <span class="muted">${esc(j.id)}</span></h1><div id="flash" role="status"></div>
+<div data-region><div class="actions">${actions}</div>
+<dl class="kv">${fields.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>
+<h2>Attempts</h2>${table(
+        ["attempt", "lease owner", "started", "ended", "took", "outcome", "error"],
+        attempts.map((a) => [
+          a.attempt,
+          a.lease_owner,
+          html(when(a.started_at, now)),
+          html(when(a.ended_at, now)),
+          secs(a.duration_ms),
+          status(a.outcome),
+          a.error_code ? html(`<span class="code">${esc(a.error_code)}</span><br>${esc(a.message)}`) : "",
+        ]),
+        j.status === "queued" && j.attempts === 0 ? "Not claimed yet." : "No attempt has ended yet.",
+        [undefined, undefined, undefined, undefined, undefined, undefined, "msg"],
+      )}</div>`;
+      sendPage(res, 200, page(`Job ${j.id}`, body, { viewer: viewerOf(req), live: LIVE_MS }));
     }),
   );
 
@@ -101,11 +286,14 @@ export function adminJobRoutes(ctx: AppContext): Router {
     r.get(
       "/admin/queues",
       ...admin,
-      route((_req, res) => {
-        res.type("html").send(
+      route((req, res) => {
+        sendPage(
+          res,
+          200,
           page(
             "CodeSynapse queues",
             `<h1>Queues</h1><p><strong>BullMQ is not configured</strong> (REDIS_URL is not set): jobs are dispatched straight from the PostgreSQL job rows, so there is no BullMQ board to show.</p><p>The job rows — depth per pool, running leases, failures and schedules — are on <a href="/admin/jobs">/admin/jobs</a>.</p>`,
+            { viewer: viewerOf(req) },
           ),
         );
       }),

@@ -10,8 +10,18 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors";
 
+/** The setting that decides each source field: a refusal names it, so an operator knows what to change. */
+const SETTING_OF: Record<string, string> = { path: "INGEST_ALLOWED_ROOTS", git_url: "INGEST_GIT_ALLOWED" };
+
 export function notAllowed(field: string): AppError {
-  return new AppError("forbidden", { message: "This snapshot source is not allowed by the server's configuration.", details: { field } });
+  const setting = SETTING_OF[field];
+  const message =
+    field === "path"
+      ? "This path is not an existing directory under one the server allows: the server's INGEST_ALLOWED_ROOTS setting lists them."
+      : field === "git_url"
+        ? "This git URL's scheme and host are not allowed: the server's INGEST_GIT_ALLOWED setting lists them (and a URL may not carry credentials)."
+        : "This snapshot source is not allowed by the server's configuration.";
+  return new AppError("forbidden", { message, details: { field, ...(setting ? { setting } : {}) } });
 }
 
 function list(raw: string): string[] {

@@ -2,9 +2,13 @@
  * Uploaded snapshot archives (WRK-2): a tar, tar.gz or zip stored in the
  * database (so any worker process can read it) and owned by the uploading
  * execution identity — only an ingest job of that same session, for that same
- * repository, can use it; anyone else gets `upload_not_found`. An upload lives
- * until it is ingested successfully (deleted in the job's fenced persist), until
- * INGEST_UPLOAD_TTL_MS passes, or until its session ends (the cleanup sweep's
+ * repository, can use it; anyone else gets `upload_not_found`. An upload can be
+ * ingested once: the successful ingest (in the job's fenced persist) marks it
+ * ingested, and from then on it is the repository's last snapshot — the one fix
+ * jobs of that repository work on (workers/pools/fix.ts) — kept until
+ * INGEST_UPLOAD_TTL_MS after that ingest, until a newer upload of the repository
+ * is ingested (which replaces it), or until its session ends. A live upload lives
+ * until INGEST_UPLOAD_TTL_MS passes or its session ends (the cleanup sweep's
  * "ingest-uploads" cleaner), whichever comes first. Bounded per session and per
  * tenant, checked under the organisation row lock so racing uploads cannot
  * overshoot.
@@ -68,7 +72,7 @@ export async function storeUpload(db: Db, clock: Clock, identity: Identity, repo
       .selectFrom("ingest_uploads")
       .select((eb) => [
         eb.fn.coalesce(eb.fn.sum<string>("size"), eb.lit(0)).as("bytes"),
-        eb.fn.countAll<string>().filterWhere("session_id", "=", identity.session_id).as("mine"),
+        eb.fn.countAll<string>().filterWhere((w) => w.and([w("session_id", "=", identity.session_id), w("ingested_at", "is", null)])).as("mine"),
       ])
       .where("tenant_id", "=", identity.tenant_id)
       .where("expires_at", ">", now)
@@ -88,6 +92,7 @@ function mine(db: Db | Tx, identity: Identity, repoId: string, now: Date) {
     .where("subject_id", "=", identity.subject_id)
     .where("session_id", "=", identity.session_id)
     .where("repo_id", "=", repoId)
+    .where("ingested_at", "is", null)
     .where("expires_at", ">", now);
 }
 
@@ -125,9 +130,31 @@ export async function discardUpload(db: Db, identity: Identity, repoId: string, 
   await db.deleteFrom("ingest_uploads").where("id", "=", own.id).execute();
 }
 
-/** Consumed: called inside the ingest job's fenced persist, so it goes only with a successful ingest. */
-export async function deleteUpload(tx: Tx, uploadId: string): Promise<void> {
-  await tx.deleteFrom("ingest_uploads").where("id", "=", uploadId).execute();
+/**
+ * Consumed: called inside the ingest job's fenced persist, so it happens only with a successful ingest.
+ * The upload becomes the repository's last snapshot (kept INGEST_UPLOAD_TTL_MS from now); the one it
+ * replaces is deleted.
+ */
+export async function markIngested(tx: Tx, repoId: string, uploadId: string, now: Date): Promise<void> {
+  await tx
+    .updateTable("ingest_uploads")
+    .set({ ingested_at: now, expires_at: new Date(now.getTime() + INGEST_UPLOAD_TTL_MS) })
+    .where("id", "=", uploadId)
+    .execute();
+  await tx.deleteFrom("ingest_uploads").where("repo_id", "=", repoId).where("ingested_at", "is not", null).where("id", "<>", uploadId).execute();
+}
+
+/** The repository's last ingested snapshot upload, if it is still kept (any session of the repository's writers may use it). */
+export async function findIngestedUpload(db: Db | Tx, repoId: string, uploadId: string, now: Date): Promise<StoredUpload | undefined> {
+  if (!UPLOAD_ID.test(uploadId)) return undefined;
+  return db
+    .selectFrom("ingest_uploads")
+    .select(["id", "format", "content"])
+    .where("id", "=", uploadId)
+    .where("repo_id", "=", repoId)
+    .where("ingested_at", "is not", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
 }
 
 /** RET-1: an ended session's uploads go with it; expired ones go on every sweep. Bounded batches. */

@@ -34,7 +34,7 @@ export class LlmRegistry {
     const signal = currentExecution()!.signal;
     const name = opts.provider ?? this.defaultProvider;
     const provider = this.#providers.get(name);
-    if (!provider) throw new AppError("unavailable", { message: "The configured language-model provider is not available." });
+    if (!provider) throw new AppError("unavailable", { message: "The language-model provider the server's LLM_PROVIDER setting names is not available." });
     return provider.complete(identity, req, signal);
   }
 }

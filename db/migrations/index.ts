@@ -13,6 +13,8 @@ import * as jobTraceparent from "./20261203_0400_job_traceparent";
 import * as idempotencyWebhooks from "./20261203_0500_idempotency_webhooks";
 import * as codeIntel from "./20261203_0600_code_intel";
 import * as mcpSessions from "./20261203_0700_mcp_sessions";
+import * as jobFailures from "./20261203_0800_job_failures";
+import * as retainedUploads from "./20261203_0810_retained_uploads";
 import * as jobFairShare from "./20261203_0850_job_fair_share";
 
 export const migrations: Record<string, Migration> = {
@@ -25,5 +27,7 @@ export const migrations: Record<string, Migration> = {
   "20261203_0500_idempotency_webhooks": idempotencyWebhooks,
   "20261203_0600_code_intel": codeIntel,
   "20261203_0700_mcp_sessions": mcpSessions,
+  "20261203_0800_job_failures": jobFailures,
+  "20261203_0810_retained_uploads": retainedUploads,
   "20261203_0850_job_fair_share": jobFairShare,
 };

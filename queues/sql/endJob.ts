@@ -13,7 +13,7 @@ export type EndStatus = "succeeded" | "canceled" | "refused" | "abandoned" | "fa
 
 export async function endJob(
   db: Db | Tx,
-  o: { id: string; token: string; now: Date; status: EndStatus; errorCode: string | null; result?: unknown },
+  o: { id: string; token: string; now: Date; status: EndStatus; errorCode: string | null; errorMessage?: string | null; result?: unknown },
 ): Promise<boolean> {
   const r = await db
     .updateTable("jobs")
@@ -21,6 +21,7 @@ export async function endJob(
       status: o.status,
       ...(o.result !== undefined ? { result: o.result === null ? null : JSON.stringify(redactJson(o.result)) } : {}),
       error_code: o.errorCode,
+      error_message: o.errorMessage ?? null,
       lease_owner: null,
       lease_token: null,
       lease_expires_at: null,

@@ -14,6 +14,8 @@ export interface FailOptions {
   token: string;
   now: Date;
   errorCode: string;
+  /** A safe sentence beside the code (core/jobs/failure.ts). */
+  errorMessage?: string;
   retryable: boolean;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -31,6 +33,7 @@ export async function failJob(db: Db | Tx, o: FailOptions): Promise<{ status: Jo
                          else run_at end,
            dispatched_at = ${o.now},
            error_code = ${o.errorCode},
+           error_message = ${o.errorMessage ?? null},
            lease_owner = null, lease_token = null, lease_expires_at = null,
            finished_at = case when ${retry} then null else ${o.now}::timestamptz end,
            updated_at = ${o.now}

@@ -1,10 +1,11 @@
 /**
  * examples/quickstart.sh, the README's walkthrough as one script, run as a newcomer would on the
- * embedded default (fresh data directory, free port, no service URLs): it bootstraps, starts,
- * registers, uploads this repository's committed files, ingests, asks and prints result.answer.
+ * embedded default (fresh data directory, free port, no service URLs): it starts, bootstraps
+ * through the running server, registers, uploads this repository's committed files, ingests, asks and prints result.answer.
  * A step that fails stops it with a non-zero exit naming the step.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cleanEnv } from "../support/process";
@@ -39,6 +40,11 @@ describe.concurrent("examples/quickstart.sh", () => {
     expect(files).toBeLessThan(2000);
     expect(r.stdout).toContain("From the retrieved facts:");
     expect(r.stdout).toContain("core/accounts/api-keys.ts");
+    // The server was running when the admin command bootstrapped the accounts; the data directory
+    // the script made is gone with it.
+    expect(r.stderr.indexOf("== start")).toBeLessThan(r.stderr.indexOf("== bootstrap"));
+    const made = /bootstrap \(data directory ([^)]+)\)/.exec(r.stderr)![1]!;
+    expect(existsSync(made)).toBe(false);
   }, 1_600_000);
 
   it("stops with a non-zero exit at the step that fails, and says why", async () => {

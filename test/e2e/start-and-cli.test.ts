@@ -4,7 +4,7 @@
  * survives a restart, the pools it runs ingest an uploaded snapshot and answer
  * a question about it, and a bad configuration stops start-up naming the variable.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -32,13 +32,39 @@ describe("npm start and the admin CLI on the embedded default", () => {
     try {
       expect((await call(first.url, "GET", "/healthz")).status).toBe(200);
       expect((await call(first.url, "GET", "/readyz")).status).toBe(200);
-      // The CLI refuses to open the data directory a running server holds.
-      const busy = await runCli(["admin", "create-org", "--name", "busy", "--json"], env);
+      // Offline, the CLI refuses to open the data directory a running server holds.
+      const busy = await runCli(["admin", "create-org", "--name", "busy", "--offline", "--json"], env);
       expect(busy.code).not.toBe(0);
       expect(JSON.parse(busy.stdout).error.code).toBe("data_dir_in_use");
+      expect(JSON.parse(busy.stdout).error.message).toContain("Stop it first");
+
+      // Otherwise the admin commands go through the running server: the README's first steps in one command.
+      const boot = await admin("bootstrap", "--org", "Early", "--email", "ops@early.test", "--repo", "tools");
+      expect(boot).toMatchObject({ repo_name: "tools", email: "ops@early.test", api_key: expect.stringMatching(/^csk_/), password: expect.any(String) });
+      const me = await call(first.url, "GET", "/api/v1/me", { headers: { authorization: `Bearer ${boot.api_key}` } });
+      expect(me.body).toMatchObject({ organization: { id: boot.org_id, name: "Early" }, user: { email: "ops@early.test" }, role: "owner" });
+      const signIn = await call(first.url, "POST", "/api/v1/auth/login", { body: { email: "ops@early.test", password: boot.password } });
+      expect(signIn.status).toBe(200);
+      // All of it or nothing: a second bootstrap with the same email writes no organisation.
+      const again = await runCli(["admin", "bootstrap", "--org", "Twice", "--email", "ops@early.test", "--repo", "tools", "--json"], env);
+      expect([again.code, JSON.parse(again.stdout).error.code]).toEqual([1, "conflict"]);
+      // A remote server by URL: a platform admin's key (the bootstrap made one), never anyone else's.
+      const viaUrl = await runCli(["admin", "create-org", "--name", "ByUrl", "--json"], { ...cleanEnv({}), CODESYNAPSE_URL: first.url, CODESYNAPSE_API_KEY: boot.api_key });
+      expect(viaUrl.code, viaUrl.stderr).toBe(0);
+      expect(JSON.parse(viaUrl.stdout).org_id).toMatch(/^org_/);
+      const member = JSON.parse((await runCli(["admin", "create-user", "--email", "m@early.test", "--json"], env)).stdout);
+      await admin("add-member", "--org", boot.org_id, "--user", member.user_id, "--role", "member");
+      const memberKey = (await admin("create-api-key", "--org", boot.org_id, "--user", member.user_id)).api_key;
+      const refused = await runCli(["admin", "create-org", "--name", "Nope", "--json"], { ...cleanEnv({}), CODESYNAPSE_URL: first.url, CODESYNAPSE_API_KEY: memberKey });
+      expect([refused.code, JSON.parse(refused.stdout).error.code]).toEqual([1, "platform_admin_required"]);
+      const noKey = await runCli(["admin", "create-org", "--name", "Nope", "--json"], { ...cleanEnv({}), CODESYNAPSE_URL: first.url });
+      expect(JSON.parse(noKey.stdout).error.message).toContain("CODESYNAPSE_API_KEY");
+      expect(existsSync(path.join(dataDir, "server.json"))).toBe(true);
     } finally {
       expect(await first.stop()).toBe(0);
     }
+    // A stopped server takes its announcement with it: the CLI opens the database itself again.
+    expect(existsSync(path.join(dataDir, "server.json"))).toBe(false);
 
     const { org_id } = await admin("create-org", "--name", "Acme");
     const { user_id } = await admin("create-user", "--email", "dev@acme.test", "--password", "s3cret-passw0rd");
@@ -74,7 +100,7 @@ describe("npm start and the admin CLI on the embedded default", () => {
       expect(await second.stop()).toBe(0);
     }
     expect((await admin("revoke-api-key", "--key-prefix", api_key.slice(0, 12))).revoked).toBe(true);
-  }, 300_000); // ten sequential process start-ups on a 2-core machine
+  }, 400_000); // seventeen sequential process start-ups on a 2-core machine
 
   it("a bad configuration stops start-up with a message naming the variable", async () => {
     const r = await runCli(["start"], { ...env, DATABASE_URL: "nonsense" });

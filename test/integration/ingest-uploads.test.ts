@@ -2,7 +2,8 @@
  * Snapshot sources beyond a local path (WRK-2), over HTTP and the real
  * runner, on PGlite and PostgreSQL: an uploaded archive (tar.gz, zip) is
  * ingested by the session that uploaded it and by no one else, is consumed by
- * a successful ingest, is bounded, and goes with its session; a git URL
+ * a successful ingest and then kept as the repository's last snapshot, which
+ * fix jobs work on until it expires, is bounded, and goes with its session; a git URL
  * (file://, allowed by INGEST_GIT_ALLOWED) is cloned and ingested.
  */
 import { execFile } from "node:child_process";
@@ -95,11 +96,39 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
       expect(done.status, JSON.stringify(done)).toBe("succeeded");
       expect(done.result).toMatchObject({ source: "upload", files: Object.keys(FIXTURE_FILES).length, archive: { files: Object.keys(FIXTURE_FILES).length, skipped_links: 0, truncated: false } });
       expect(await hasFile(c.a, "src/auth.ts")).toBe(true);
-      // Consumed by the successful ingest: a second use is refused at submission.
-      expect(await uploadRows(c.session)).toEqual([]);
+      // Consumed by the successful ingest: a second use is refused at submission. It is kept only as the
+      // repository's last snapshot (for fix jobs), listed nowhere; the snapshot it replaced is gone.
+      expect((await uploadRows(c.session)).map((r) => r.id)).toEqual([up.body.upload_id]);
+      expect((await call(srv.url, "GET", `/api/v1/repos/${c.a.repoName}/uploads`, { headers: c.h })).body.uploads).toEqual([]);
       const again = await ingest(c, { upload_id: up.body.upload_id });
       expect([again.status, again.body?.error?.code]).toEqual([404, "upload_not_found"]);
     }
+  });
+
+  it("a fix job works on the snapshot the repository was last ingested from as an upload; once it is no longer kept, the job says so", async () => {
+    const c = await caller();
+    const up = await upload(c, await fixtureTar(FIXTURE_FILES));
+    expect((await settle((await ingest(c, { upload_id: up.body.upload_id })).body.job_id)).status).toBe("succeeded");
+    // Another session of the repository's writers: the kept snapshot is the repository's, not the uploader's.
+    const other = await caller(c.a);
+    const fix = (who: typeof c) =>
+      call(srv.url, "POST", `/api/v1/repos/${c.a.repoName}/fix-jobs`, { headers: who.h, body: { problem: "Rename verifyToken to checkToken: the name clashes with the JWT helper." } });
+    const sub = await fix(other);
+    expect(sub.status, sub.text).toBe(202);
+    const done = await settle(sub.body.job_id);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    expect((done.result as { patch: string }).patch).toContain("+  async checkToken(token: string): Promise<boolean> {");
+    // Its temporary copy is gone with the job.
+    const leftovers = (await run("sh", ["-c", `ls -d ${tmpdir()}/codesynapse-fix-* 2>/dev/null || true`])).stdout.trim();
+    expect(leftovers).toBe("");
+
+    // Past its expiry the snapshot is no longer kept: the fix job fails, and says why and what to do.
+    await t().db.updateTable("ingest_uploads").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", up.body.upload_id).execute();
+    const late = await settle((await fix(other)).body.job_id);
+    expect([late.status, late.error_code]).toEqual(["failed", "validation_failed"]);
+    const view = await call(srv.url, "GET", `/api/v1/jobs/${late.id}`, { headers: other.h });
+    expect(view.body.message).toMatch(/^The repository was last ingested from an upload that is no longer kept \(an ingested upload is kept 24 hours/);
+    expect(view.text).not.toContain(up.body.upload_id);
   });
 
   it("only the uploading session, for that repository, may use an upload; bodies are checked before they are kept", async () => {

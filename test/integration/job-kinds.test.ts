@@ -165,6 +165,9 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
       const done = await settle((await submit(e, INGEST_KIND, { path: p })).id);
       expect(done.status).toBe("failed");
       expect(done.error_code).toBe("forbidden");
+      // The reason names the setting to change, never the path.
+      expect(done.error_message).toContain("INGEST_ALLOWED_ROOTS");
+      expect(done.error_message).not.toContain(path.basename(outside));
       expect(JSON.stringify(done.result ?? null)).not.toContain(path.basename(outside));
     }
     expect(await memory.repository.store.searchNodes(e.account.repoId, ["secret"], 10)).toEqual([]);

@@ -96,7 +96,7 @@ await describeEachDatabase("job routes", (t) => {
     const e = await seedExecution(t().db, clock);
     const queued = await submitJob(ctx.jobs!, e.identity, e.principal, { kind: "test.echo", params: { text: "q" }, repo: e.account.repoId });
     const c1 = await call(srv.url, "POST", `/api/v1/jobs/${queued.id}/cancel`, { headers: headers(e) });
-    expect([c1.status, c1.body.status, c1.body.error_code]).toEqual([202, "canceled", "canceled"]);
+    expect([c1.status, c1.body.status, c1.body.error_code, c1.body.message]).toEqual([202, "canceled", "canceled", "It was canceled."]);
     const running = await submitJob(ctx.jobs!, e.identity, e.principal, { kind: "test.echo", params: { text: "r" }, repo: e.account.repoId });
     await claimJobs(t().db, { pool: "embedding", workerId: "w", leaseMs: 60_000, limit: 1, now: clock.now(), ids: [running.id] });
     const c2 = await call(srv.url, "POST", `/api/v1/jobs/${running.id}/cancel`, { headers: headers(e) });

@@ -32,8 +32,19 @@ function mounted(router: { stack: Layer[] }): string[] {
 const NOT_OPERATIONS = [
   "GET /.well-known/oauth-protected-resource", // RFC 9728 metadata
   "GET /.well-known/oauth-protected-resource/mcp",
-  "GET /admin/jobs", // the operators' dashboard (platform admins)
+  "GET /admin", // the operators' console (platform admins) and its sign-in page and assets
+  "GET /admin/assets/console.css",
+  "GET /admin/assets/console.js",
+  "GET /admin/jobs",
+  "GET /admin/jobs/{id}",
   "GET /admin/queues",
+  "GET /admin/sign-in",
+  "GET /api/v1/admin/jobs", // the operators' API (platform admins; no execution session)
+  "GET /api/v1/admin/jobs/{id}",
+  "POST /api/v1/admin/commands/{name}",
+  "POST /api/v1/admin/jobs/replay",
+  "POST /api/v1/admin/jobs/{id}/cancel",
+  "POST /api/v1/admin/jobs/{id}/retry",
   "GET /api/openapi.json", // this document
   "GET /api/reference", // the interactive reference over it, its icon and its versioned bundle
   "GET /api/reference/favicon.svg",

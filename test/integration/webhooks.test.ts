@@ -11,7 +11,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
-import { ADMIN_COMMANDS } from "../../main/admin";
+import { ADMIN_COMMANDS } from "../../ops/admin-commands";
 import { systemClock } from "../../core/clock";
 import { verifySignature } from "../../core/webhook-signature";
 import type { Db } from "../../db/schema";

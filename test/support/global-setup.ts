@@ -5,8 +5,15 @@
  * and test/support/services.ts skips (or, with REQUIRE_SERVICES=1, fails) the
  * suites that need the missing server. On machines without a Docker engine,
  * `bash test/services/start-all.sh` starts the same servers from packages.
+ *
+ * Temporary files: the run gets its own directory under the system's, made the temporary
+ * directory (TMPDIR) of every test file and every process they start, and removed when the run
+ * ends — so data directories, archives, browser profiles and scratch checkouts a test forgets (or
+ * that a killed process leaves) do not pile up in the system temporary directory.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 type Stop = () => Promise<unknown>;
 
@@ -16,8 +23,11 @@ function dockerAvailable(): boolean {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
+  const runTmp = mkdtempSync(path.join(os.tmpdir(), "codesynapse-test-run-"));
+  process.env.TMPDIR = runTmp;
+  const removeTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
   const stops: Stop[] = [];
-  if (!dockerAvailable()) return async () => undefined;
+  if (!dockerAvailable()) return async () => removeTmp();
   const { GenericContainer, Wait } = await import("testcontainers");
   const start = async (name: string, env: string, fn: () => Promise<{ url: string; stop: Stop }>) => {
     if (process.env[env]) return;
@@ -69,5 +79,6 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   return async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    removeTmp();
   };
 }

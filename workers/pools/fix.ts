@@ -1,7 +1,9 @@
 /**
  * The fix pool's kind (WRK-5): a patch proposal — a unified diff — for a
- * described problem in an ingested snapshot directory (`path`, or the path of
- * the repository's latest successful local ingest), never applied, stored as
+ * described problem in an ingested snapshot (`path`, or the snapshot the
+ * repository was last ingested from: its directory, or its uploaded archive while
+ * that upload is kept — core/ingest/uploads.ts — extracted to a temporary
+ * directory for the job and removed after it), never applied, stored as
  * the job's result. Registered `restartable: false`, `maxAttempts: 1`: an
  * interrupted fix job ends `abandoned` and never runs again (JOB-4).
  *
@@ -15,15 +17,18 @@
  * `patch_does_not_apply`, so a succeeded fix job's patch always applies to
  * the snapshot it was made for.
  */
-import { readFile, realpath, stat } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Config } from "../../core/config";
 import { AppError } from "../../core/errors";
 import { looksLikeUnifiedDiff } from "../../core/fix/diff";
+import { extractArchive } from "../../core/ingest/archive";
 import { isInside, resolveLocalSource } from "../../core/ingest/source";
+import { findIngestedUpload } from "../../core/ingest/uploads";
 import { FIX_JOB, type FixParams } from "../../core/jobs/fix";
 import { INGEST_KIND } from "../../core/jobs/ingest";
-import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, INGEST_MAX_FILE_BYTES } from "../../core/limits";
+import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, INGEST_MAX_FILE_BYTES, INGEST_UPLOAD_TTL_MS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
@@ -31,22 +36,64 @@ import { defineRepoHandler, type JobHandler } from "../handler";
 import { checkPatchApplies } from "./patch-check";
 import { retrieveContext } from "./retrieve";
 
-/** The path of the repository's latest successful local-path ingest, if any. */
-async function lastIngestedPath(db: Db, repoId: string): Promise<string | null> {
-  const rows = await db
+/** The source of the repository's latest successful ingest (its parameters), if any. */
+async function lastIngest(db: Db, repoId: string): Promise<{ path?: unknown; upload_id?: unknown; git_url?: unknown } | null> {
+  const row = await db
     .selectFrom("jobs")
     .select("params")
     .where("repo_id", "=", repoId)
     .where("kind", "=", INGEST_KIND)
     .where("status", "=", "succeeded")
     .orderBy("finished_at", "desc")
-    .limit(10)
-    .execute();
-  for (const r of rows) {
-    const p = (r.params as { path?: unknown } | null)?.path;
-    if (typeof p === "string") return p;
+    .limit(1)
+    .executeTakeFirst();
+  return (row?.params as { path?: unknown; upload_id?: unknown; git_url?: unknown } | undefined) ?? null;
+}
+
+const KEPT_HOURS = Math.round(INGEST_UPLOAD_TTL_MS / 3_600_000);
+
+interface Snapshot {
+  root: string;
+  dispose(): Promise<void>;
+}
+
+/** The directory to work in: `path`, or the repository's last ingested snapshot (see the file comment). */
+async function openSnapshot(
+  deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS"> },
+  params: FixParams,
+  ctx: { db: Db; repoId: string; now: Date; signal: AbortSignal },
+): Promise<Snapshot> {
+  const local = async (p: string) => ({ root: await resolveLocalSource(p, deps.config.INGEST_ALLOWED_ROOTS), dispose: async () => undefined });
+  if (params.path !== undefined) return local(params.path);
+  const last = await lastIngest(ctx.db, ctx.repoId);
+  if (!last) {
+    throw new AppError("validation_failed", { message: "No snapshot path was given and the repository has not been ingested yet: ingest it first, or give `path`.", details: { field: "path" } });
   }
-  return null;
+  if (typeof last.path === "string") return local(last.path);
+  if (typeof last.upload_id === "string") {
+    const upload = await findIngestedUpload(ctx.db, ctx.repoId, last.upload_id, ctx.now);
+    if (!upload) {
+      throw new AppError("validation_failed", {
+        message:
+          `The repository was last ingested from an upload that is no longer kept (an ingested upload is kept ${KEPT_HOURS} hours, ` +
+          "until its session ends or until a newer one is ingested): upload and ingest the snapshot again, or give `path`.",
+        details: { field: "path" },
+      });
+    }
+    const base = await mkdtemp(path.join(tmpdir(), "codesynapse-fix-"));
+    const dispose = () => rm(base, { recursive: true, force: true });
+    try {
+      await extractArchive(upload.content, upload.format, base, ctx.signal);
+      return { root: await realpath(base), dispose };
+    } catch (err) {
+      await dispose();
+      throw err;
+    }
+  }
+  throw new AppError("validation_failed", {
+    message: "The repository was last ingested from a git URL, which a fix job does not clone: give `path`, or ingest an uploaded snapshot.",
+    details: { field: "path" },
+  });
 }
 
 async function readInside(root: string, rel: string): Promise<string | null> {
@@ -67,41 +114,47 @@ function unfence(text: string): string {
 export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; memory: MemoryServices; llm: LlmRegistry }): JobHandler<FixParams> {
   return defineRepoHandler({
     ...FIX_JOB,
-    async run({ params, auth, db, signal }) {
+    async run({ params, auth, db, signal, clock }) {
       const { identity, repo } = auth;
-      const source = params.path ?? (await lastIngestedPath(db, repo.repoId));
-      if (!source) throw new AppError("validation_failed", { message: "No snapshot path was given and the repository has no local ingest.", details: { field: "path" } });
-      const root = await resolveLocalSource(source, deps.config.INGEST_ALLOWED_ROOTS);
-      const facts = await retrieveContext(deps.memory, auth, params.problem, AI_MAX_CONTEXT_FACTS);
-      const candidates = params.files ?? [
-        ...new Set(
-          facts
-            .filter((f) => f.scope === "repository")
-            .flatMap((f) => [f.subject, f.object])
-            .filter((n) => /\.[A-Za-z0-9]+(#|$)/.test(n))
-            .map((n) => n.split("#")[0]!),
-        ),
-      ];
-      const files: Array<{ path: string; text: string }> = [];
-      for (const rel of candidates.slice(0, FIX_MAX_FILES)) {
-        const text = await readInside(root, rel);
-        if (text !== null) files.push({ path: rel, text });
+      const snapshot = await openSnapshot(deps, params, { db, repoId: repo.repoId, now: clock.now(), signal });
+      try {
+        return await proposeIn(snapshot.root);
+      } finally {
+        await snapshot.dispose();
       }
-      const answer = await deps.llm.complete({ task: "fix", prompt: params.problem, facts, files });
-      const patch = answer.text.trim() === "" ? null : unfence(answer.text);
-      if (patch !== null && (!looksLikeUnifiedDiff(patch) || Buffer.byteLength(patch) > FIX_MAX_PATCH_BYTES)) {
-        throw new AppError("unavailable", { message: "The provider did not return a usable unified diff." });
+
+      async function proposeIn(root: string) {
+        const facts = await retrieveContext(deps.memory, auth, params.problem, AI_MAX_CONTEXT_FACTS);
+        const candidates = params.files ?? [
+          ...new Set(
+            facts
+              .filter((f) => f.scope === "repository")
+              .flatMap((f) => [f.subject, f.object])
+              .filter((n) => /\.[A-Za-z0-9]+(#|$)/.test(n))
+              .map((n) => n.split("#")[0]!),
+          ),
+        ];
+        const files: Array<{ path: string; text: string }> = [];
+        for (const rel of candidates.slice(0, FIX_MAX_FILES)) {
+          const text = await readInside(root, rel);
+          if (text !== null) files.push({ path: rel, text });
+        }
+        const answer = await deps.llm.complete({ task: "fix", prompt: params.problem, facts, files });
+        const patch = answer.text.trim() === "" ? null : unfence(answer.text);
+        if (patch !== null && (!looksLikeUnifiedDiff(patch) || Buffer.byteLength(patch) > FIX_MAX_PATCH_BYTES)) {
+          throw new AppError("unavailable", { message: "The provider did not return a usable unified diff." });
+        }
+        if (patch !== null) await checkPatchApplies(root, patch, identity, signal);
+        return {
+          result: {
+            patch,
+            files: files.map((f) => f.path),
+            provider: answer.provider,
+            model: answer.model,
+            ...(patch === null ? { reason: "The provider found no concrete edit for this problem." } : {}),
+          },
+        };
       }
-      if (patch !== null) await checkPatchApplies(root, patch, identity, signal);
-      return {
-        result: {
-          patch,
-          files: files.map((f) => f.path),
-          provider: answer.provider,
-          model: answer.model,
-          ...(patch === null ? { reason: "The provider found no concrete edit for this problem." } : {}),
-        },
-      };
     },
   });
 }

@@ -26,7 +26,7 @@ import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../
 import { parseChanged, readParseCache, writeParseCache } from "../../core/ingest/incremental";
 import { SYNTAX_PARSER } from "../../core/ingest/syntax";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
-import { deleteUpload, findUpload } from "../../core/ingest/uploads";
+import { findUpload, markIngested } from "../../core/ingest/uploads";
 import { EMBEDDING_KIND } from "../../core/jobs/embedding";
 import { INGEST_JOB, type IngestParams, type IngestSourceConfig } from "../../core/jobs/ingest";
 import { walkSnapshot } from "../../core/ingest/walk";
@@ -111,8 +111,8 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
             const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
             await writeParseCache(tx, repo.repoId, inc, clock.now());
             await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
-            // Consumed only by a successful, rechecked ingest: a retry can still read it.
-            if (params.upload_id !== undefined) await deleteUpload(tx, params.upload_id);
+            // Consumed only by a successful, rechecked ingest (a retry can still read it); then kept as the repository's last snapshot.
+            if (params.upload_id !== undefined) await markIngested(tx, repo.repoId, params.upload_id, clock.now());
             return { result: { ...result, pruned } };
           },
         };

@@ -1,0 +1,65 @@
+/**
+ * What the operators' API and pages show of a job, an attempt and a failure group: names beside
+ * ids, the failure in words (core/jobs/failure.ts), never a lease token, parameters or result
+ * (those can carry the user's text; the owner reads them through the job API).
+ */
+import { codeMessage } from "../../core/jobs/failure";
+import type { AdminJobRow, AttemptRow, FailureGroup } from "../../queues/sql/adminJobs";
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const messageOf = (code: string | null, message: string | null) => (code === null ? null : (message ?? codeMessage(code)));
+
+export function adminJobView(j: AdminJobRow) {
+  return {
+    id: j.id,
+    kind: j.kind,
+    pool: j.pool,
+    status: j.status,
+    system: j.system,
+    org_id: j.tenant_id,
+    org_name: j.org_name,
+    repo_id: j.repo_id,
+    repo_name: j.repo_name,
+    actor_user_id: j.actor_user_id,
+    actor_email: j.actor_email,
+    session_id: j.session_id,
+    error_code: j.error_code,
+    message: messageOf(j.error_code, j.error_message),
+    attempts: j.attempts,
+    max_attempts: j.max_attempts,
+    restartable: j.restartable,
+    cancel_requested: j.cancel_requested_at !== null,
+    lease_owner: j.lease_owner,
+    lease_expires_at: iso(j.lease_expires_at),
+    progress: j.progress_total === null ? null : { done: j.progress_done ?? 0, total: j.progress_total },
+    created_at: iso(j.created_at),
+    run_at: iso(j.run_at),
+    started_at: iso(j.started_at),
+    finished_at: iso(j.finished_at),
+    retryable: j.restartable && (j.status === "failed" || j.status === "refused"),
+    cancelable: j.status === "queued" || j.status === "running",
+  };
+}
+
+export type AdminJobView = ReturnType<typeof adminJobView>;
+
+export function attemptView(a: AttemptRow) {
+  return {
+    attempt: a.attempt,
+    lease_owner: a.lease_owner,
+    started_at: iso(a.started_at),
+    ended_at: iso(a.ended_at),
+    duration_ms: a.started_at ? a.ended_at.getTime() - a.started_at.getTime() : null,
+    outcome: a.outcome,
+    error_code: a.error_code,
+    message: messageOf(a.error_code, a.error_message),
+  };
+}
+
+export type AttemptView = ReturnType<typeof attemptView>;
+
+export function groupView(g: FailureGroup) {
+  return { kind: g.kind, error_code: g.error_code, count: g.count, requeueable: g.requeueable, last_at: iso(g.last_at), message: messageOf(g.error_code, g.message) };
+}
+
+export type GroupView = ReturnType<typeof groupView>;
