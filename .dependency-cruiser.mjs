@@ -23,7 +23,6 @@ const DRIVERS = [
   "pg",
   "pg-[^/]+",
   "@electric-sql/pglite",
-  "kysely-pglite-dialect",
   "ioredis",
   "bullmq",
   "neo4j-driver",

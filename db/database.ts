@@ -10,8 +10,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
+import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { AppError } from "../core/errors";
 import { PREPARE_MARK } from "../core/prepare";
@@ -143,7 +143,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   try {
     const pglite = await openPGlite(opts.dataDir);
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     return {
       db,
       kind: "pglite",
