@@ -23,6 +23,7 @@ const DRIVERS = [
   "pg",
   "pg-[^/]+",
   "@electric-sql/pglite",
+  "pglite-pg17",
   "ioredis",
   "bullmq",
   "neo4j-driver",

@@ -18,6 +18,7 @@ import { PREPARE_MARK } from "../core/prepare";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
+import type { PGliteUpgrade } from "./pglite-upgrade";
 import type { Database } from "./schema";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -57,6 +58,8 @@ export interface DatabaseOptions {
   schema?: string | undefined;
   /** PostgreSQL only: pool size. */
   poolSize?: number;
+  /** PGlite only: told when the data directory's cluster was upgraded from an older PGlite (db/pglite-upgrade.ts). */
+  onUpgrade?: (upgrade: PGliteUpgrade) => void;
 }
 
 const LOCK_FILE = "codesynapse.pid";
@@ -142,7 +145,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
 
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   try {
-    const pglite = await openPGlite(opts.dataDir);
+    const pglite = await openPGlite(opts.dataDir, opts.onUpgrade ? { onUpgrade: opts.onUpgrade } : {});
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     return {
       db,
