@@ -23,7 +23,7 @@ const DRIVERS = [
   "pg",
   "pg-[^/]+",
   "@electric-sql/pglite",
-  "kysely-pglite-dialect",
+  "pglite-pg17",
   "ioredis",
   "bullmq",
   "neo4j-driver",

@@ -10,7 +10,7 @@
 # stages only; nothing of it reaches the image):
 #   podman build -v /etc/ssl/certs/ca-certificates.crt:/run/build-ca.crt:ro \
 #     --build-arg NODE_EXTRA_CA_CERTS=/run/build-ca.crt -t codesynapse:0.1.0 .
-ARG NODE_IMAGE=docker.io/library/node:20.20.2-bookworm-slim
+ARG NODE_IMAGE=docker.io/library/node:24.22.3-bookworm-slim
 
 # ---- production dependencies only (what the image ships in node_modules)
 FROM ${NODE_IMAGE} AS deps

@@ -214,7 +214,7 @@ async function rawBullmq(): Promise<Result> {
  * batch 250: up to 2,000, the whole run at once.
  */
 async function pgBoss(batch: number): Promise<Result> {
-  const { default: PgBoss } = await import("pg-boss");
+  const { PgBoss } = await import("pg-boss");
   return withSchema(async (schema) => {
     const boss = new PgBoss({ connectionString: pgUrl(), schema, max: CONCURRENCY + SUBMITTERS + 4, supervise: false, schedule: false });
     boss.on("error", () => undefined);
@@ -232,8 +232,8 @@ async function pgBoss(batch: number): Promise<Result> {
     await waitUntil(() => done >= N);
     const seconds = (performance.now() - t0) / 1000;
     const statementsPerJob = stopCounting(N);
-    await boss.stop({ graceful: false, wait: true });
-    return { name: `pg-boss 10, batch ${batch}`, seconds, checks: "none", statementsPerJob, inHand: CONCURRENCY * batch };
+    await boss.stop({ graceful: false });
+    return { name: `pg-boss 12, batch ${batch}`, seconds, checks: "none", statementsPerJob, inHand: CONCURRENCY * batch };
   });
 }
 
@@ -261,7 +261,7 @@ async function graphileWorker(batched = false): Promise<Result> {
     const statementsPerJob = stopCounting(N);
     await utils.release();
     await runner.stop();
-    return { name: batched ? "graphile-worker 0.17, batched" : "graphile-worker 0.17", seconds, checks: "none", statementsPerJob, inHand: batched ? 500 + CONCURRENCY : CONCURRENCY };
+    return { name: batched ? "graphile-worker 0.18, batched" : "graphile-worker 0.18", seconds, checks: "none", statementsPerJob, inHand: batched ? 500 + CONCURRENCY : CONCURRENCY };
   });
 }
 

@@ -11,6 +11,7 @@
 // server commands. Off, nothing of OpenTelemetry's SDK is loaded. On, import-in-the-middle's
 // loader hook is registered before the application is imported, so the ESM imports of express,
 // pg and ioredis reach the instrumentations (require-in-the-middle alone misses them).
+import "./supported-node.js";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { register as registerLoader } from "node:module";
 

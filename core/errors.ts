@@ -62,6 +62,7 @@ export const ERRORS = {
   canceled: { status: 499, message: "The operation was canceled." },
   deadline_exceeded: { status: 504, message: "The operation's deadline passed." },
   data_dir_in_use: { status: 500, message: "The embedded database is in use by another process." },
+  data_dir_upgrade_failed: { status: 500, message: "The embedded database could not be upgraded to this version's PGlite; it is unchanged." },
   internal: { status: 500, message: "Internal error." },
   unavailable: { status: 503, message: "A required service is unavailable." },
   provider_rate_limited: { status: 503, message: "The model provider is rate limiting; the job waits and runs again without spending an attempt." },

@@ -10,8 +10,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
+import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { AppError } from "../core/errors";
 import { PREPARE_MARK } from "../core/prepare";
@@ -19,7 +19,8 @@ import { giveTurn } from "../core/turn";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
-import type { PGlite } from "@electric-sql/pglite";
+import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
+import type { PGliteUpgrade } from "./pglite-upgrade";
 import type { Database } from "./schema";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -59,6 +60,8 @@ export interface DatabaseOptions {
   schema?: string | undefined;
   /** PostgreSQL only: pool size. */
   poolSize?: number;
+  /** PGlite only: told when the data directory's cluster was upgraded from an older PGlite (db/pglite-upgrade.ts). */
+  onUpgrade?: (upgrade: PGliteUpgrade) => void;
 }
 
 const LOCK_FILE = "codesynapse.pid";
@@ -109,6 +112,33 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * PGlite runs each statement synchronously in this thread: the event loop gets a turn before a
+ * statement once TURN_MS of work went by without one (core/turn.ts), so a long transaction (an
+ * ingest's persist, an embedding batch, a cleanup sweep) never holds every request. Kysely's
+ * PGlite driver sends statements through `query` and, inside a transaction, through the
+ * transaction object PGlite hands its callback: both are wrapped.
+ */
+function withTurns(pglite: PGlite): PGlite {
+  const turnFirst = <T extends { query: PGlite["query"] }>(target: T): T =>
+    new Proxy(target, {
+      get(t, prop, receiver) {
+        if (prop === "query") {
+          return async (...args: Parameters<PGlite["query"]>) => {
+            await giveTurn();
+            return t.query(...args);
+          };
+        }
+        if (prop === "transaction" && t === (pglite as unknown)) {
+          return <R>(fn: (tx: PGliteTransaction) => Promise<R>) => pglite.transaction((tx) => fn(turnFirst(tx)));
+        }
+        const v: unknown = Reflect.get(t, prop, receiver);
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+      },
+    });
+  return turnFirst(pglite);
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase> {
   if (opts.url) {
     const pool = new pg.Pool({
@@ -144,18 +174,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
 
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   try {
-    const pglite = await openPGlite(opts.dataDir);
-    // Each statement runs synchronously in this thread: the event loop gets a turn before a
-    // statement once TURN_MS of work went by without one (core/turn.ts), so a long transaction
-    // (an ingest's persist, an embedding batch, a cleanup sweep) never holds every request.
-    const client = {
-      query: async (text: string, params?: unknown[]) => {
-        await giveTurn();
-        return pglite.query(text, params);
-      },
-      close: () => pglite.close(),
-    };
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client as unknown as PGlite) });
+    const pglite = await openPGlite(opts.dataDir, opts.onUpgrade ? { onUpgrade: opts.onUpgrade } : {});
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: withTurns(pglite) }) });
     return {
       db,
       kind: "pglite",

@@ -16,6 +16,9 @@
  *   child process: the process kept ~400 MB of initdb's WASM instances resident after closing
  *   them; the child exits and takes it along. The server then opens an existing cluster, as on
  *   every later start. In-memory databases (tests) run initdb in-process, as before.
+ * - A data directory whose cluster is of another PostgreSQL major (PGlite 0.4 wrote 17; this
+ *   PGlite is 18 and cannot open it) is upgraded first, keeping the old cluster as a backup
+ *   inside it (db/pglite-upgrade.ts).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
@@ -24,6 +27,10 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import * as tar from "tar";
 import { AppError } from "../core/errors";
+import { type PGliteUpgrade, upgradeDataDir } from "./pglite-upgrade";
+
+/** The PostgreSQL major of the PGlite this code runs (a new cluster's PG_VERSION; test/integration/pglite-upgrade.test.ts holds it to that). */
+export const PG_MAJOR = "18";
 
 export const PGLITE_START_PARAMS = [
   ...PGlite.defaultStartParams,
@@ -94,18 +101,31 @@ async function initDataDir(dir: string): Promise<void> {
 export interface PGliteOptions {
   /** The cluster template for a new data directory; default {@link defaultTemplate}; null: run initdb. */
   template?: string | null;
+  /** Told when an older cluster was upgraded (db/pglite-upgrade.ts), for the log. */
+  onUpgrade?: (upgrade: PGliteUpgrade) => void;
 }
 
 /** PGlite in `dataDir` (created first when new: from the template, else by initdb), or in memory. */
 export async function openPGlite(dataDir: string | undefined, opts: PGliteOptions = {}): Promise<PGlite> {
   if (dataDir === undefined) return PGlite.create({ startParams: PGLITE_START_PARAMS });
   const dir = path.resolve(dataDir);
-  if (!existsSync(path.join(dir, "PG_VERSION"))) {
-    const template = opts.template === undefined ? defaultTemplate() : opts.template;
-    // A build replacing dist/ between the look-up and the unpack takes the template away: initdb then.
-    const gone = (err: unknown) => opts.template === undefined && (err as { cause?: NodeJS.ErrnoException }).cause?.code === "ENOENT";
-    if (template) await unpackTemplate(template, dir).catch((err: unknown) => (gone(err) ? initDataDir(dir) : Promise.reject(err)));
-    else await initDataDir(dir);
-  }
+  const upgraded = await upgradeDataDir(dir, PG_MAJOR, (scratch) => openNewCluster(scratch, opts));
+  if (upgraded) opts.onUpgrade?.(upgraded);
+  if (!existsSync(path.join(dir, "PG_VERSION"))) await createCluster(dir, opts);
   return PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+}
+
+/** This PGlite on a new cluster in `dir` (an upgrade's target). */
+export async function openNewCluster(dir: string, opts: PGliteOptions = {}): Promise<PGlite> {
+  await createCluster(dir, opts);
+  return PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+}
+
+/** A new cluster in `dir`: from the template, else by initdb (see above). */
+async function createCluster(dir: string, opts: PGliteOptions): Promise<void> {
+  const template = opts.template === undefined ? defaultTemplate() : opts.template;
+  // A build replacing dist/ between the look-up and the unpack takes the template away: initdb then.
+  const gone = (err: unknown) => opts.template === undefined && (err as { cause?: NodeJS.ErrnoException }).cause?.code === "ENOENT";
+  if (template) await unpackTemplate(template, dir).catch((err: unknown) => (gone(err) ? initDataDir(dir) : Promise.reject(err)));
+  else await initDataDir(dir);
 }

@@ -40,7 +40,11 @@ export interface Platform {
 }
 
 export async function openStores(config: Config, logger: Logger): Promise<OpenDatabase> {
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CODESYNAPSE_DATA_DIR });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.CODESYNAPSE_DATA_DIR,
+    onUpgrade: (u) => logger.warn(u, "embedded database upgraded to this PGlite's PostgreSQL; the old cluster is kept in `backup` (delete it once satisfied)"),
+  });
   const applied = await migrateToLatest(database.db);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
   return database;

@@ -24,6 +24,8 @@
  *
  *   node scripts/build.mjs [--outdir DIR]   (default: dist)
  */
+// First: refuse an unsupported Node.js before the build starts (`npm start` runs this first).
+import "../bin/supported-node.js";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

@@ -61,7 +61,8 @@ interface Bundle {
 /** Where the installed bundle is and its versioned URL; reads only the package's package.json. */
 export function scalarBundle(): Bundle {
   const require = createRequire(import.meta.url);
-  const file = require.resolve("@scalar/api-reference/browser/standalone.js");
+  // The package exports no ./browser/ subpath (1.47 on); the bundle sits beside its main entry, dist/.
+  const file = path.join(path.dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js");
   const pkg = JSON.parse(readFileSync(path.resolve(path.dirname(file), "../../package.json"), "utf8")) as { version: string };
   return { file, url: `${REFERENCE_PATH}/scalar-${pkg.version}.js` };
 }

@@ -18,7 +18,8 @@
  * - Only traces: the SDK's own metrics and logs exporters stay off (metrics are
  *   Prometheus, logs are pino on stdout).
  */
-import { NodeSDK, resources } from "@opentelemetry/sdk-node";
+import { envDetector, hostDetector } from "@opentelemetry/resources";
+import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ConsoleSpanExporter, type SpanExporter } from "@opentelemetry/sdk-trace";
 import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrumentation-express";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
@@ -69,7 +70,7 @@ export async function startTracing(opts: { env?: NodeJS.ProcessEnv; exporter?: S
     traceExporter: new SanitizingExporter(inner),
     instrumentations: instrumentations(),
     // No process detector: it reports the command line.
-    resourceDetectors: [resources.envDetector, resources.hostDetector],
+    resourceDetectors: [envDetector, hostDetector],
     metricReaders: [],
     logRecordProcessors: [],
   });

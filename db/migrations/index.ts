@@ -3,7 +3,7 @@
  * list runs from tsx, vitest and a bundled build. Names are timestamped;
  * add new ones at the end, never edit a released one.
  */
-import type { Migration } from "kysely";
+import type { Migration } from "kysely/migration";
 import * as accounts from "./20261202_0001_accounts";
 import * as sessionRegistry from "./20261202_0002_session_registry";
 import * as memory from "./20261202_0100_memory";

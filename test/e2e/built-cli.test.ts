@@ -49,6 +49,9 @@ beforeAll(async () => {
   rmSync(STAGE, { recursive: true, force: true });
   mkdirSync(path.join(STAGE, "bin"), { recursive: true });
   copyFileSync(path.join(ROOT, "bin/codesynapse.js"), LAUNCHER);
+  // As in the image: the launcher's Node check beside it, and package.json (its engines range) above.
+  copyFileSync(path.join(ROOT, "bin/supported-node.js"), path.join(STAGE, "bin/supported-node.js"));
+  copyFileSync(path.join(ROOT, "package.json"), path.join(STAGE, "package.json"));
   const built = await run(path.join(ROOT, "scripts/build.mjs"), ["--outdir", path.join(STAGE, "dist")], process.env);
   expect(built.code, built.stderr).toBe(0);
   expect(built.stdout).toMatch(/^built .*dist\/ \(\d+ modules, \d+ KiB of JavaScript; pglite-template\/pglite-[\d.]+\.tar\.gz\)/);

@@ -1,7 +1,7 @@
 /**
  * The MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, the `--cli` mode of
- * `npx @modelcontextprotocol/inspector`; 1.0.3 is the newest that runs on Node 20 — 2.x declares
- * node >=22.19) against the real app over Streamable HTTP: a wrong API key is reported as
+ * `npx @modelcontextprotocol/inspector`, 1.0.3; the 2.x Inspector's CLI is tried by hand in
+ * docs/mcp-client-guide.md, not here yet) against the real app over Streamable HTTP: a wrong API key is reported as
  * `invalid_credentials`, not as an OAuth login; the right key lists the tools and calls every one.
  * And the auth handshake an OAuth-aware client reads (docs/mcp-client-guide.md#authentication):
  * every 401 carries `WWW-Authenticate: Bearer … resource_metadata=…`, and the metadata it names is

@@ -384,7 +384,7 @@ describe("the input boundary under fuzzing [pglite]", () => {
         fc.asyncProperty(fc.constantFrom(...names), rawSegment, async (name, seg) => {
           const url = route.path.replace(/:(\w+)/g, (_m, n: string) => (n === name ? seg : encodeURIComponent(validParam(route, n))));
           const body = route.method === "GET" ? undefined : template(route);
-          let decoded: string = seg;
+          let decoded: string;
           try {
             decoded = decodeURIComponent(seg);
           } catch {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, openDatabase } from "../../db/database";
-import { openPGlite, pgliteVersion } from "../../db/pglite";
+import { openPGlite, PG_MAJOR, pgliteVersion } from "../../db/pglite";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "codesynapse-template-"));
@@ -45,7 +45,7 @@ describe("the embedded database's cluster template", () => {
     const b = path.join(work, "b");
     const idA = await systemIdentifier(a);
     expect(await systemIdentifier(b)).toBe(idA);
-    expect(readFileSync(path.join(a, "PG_VERSION"), "utf8").trim()).toBe("17");
+    expect(readFileSync(path.join(a, "PG_VERSION"), "utf8").trim()).toBe(PG_MAJOR);
     expect(readdirSync(a).filter((n) => n.startsWith(".pglite-template"))).toEqual([]);
 
     const first = await openDatabase({ dataDir: a });

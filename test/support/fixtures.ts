@@ -31,7 +31,7 @@ export async function seedAccount(
   await addMember(db, { orgId, userId, role: opts.role ?? "member" });
   const key = await createApiKey(db, { orgId, userId });
   let repoId = opts.repoId;
-  let repoName = "";
+  let repoName: string;
   if (!repoId) {
     repoName = uniq("repo");
     repoId = (await createRepo(db, { orgId, name: repoName })).repo_id;

@@ -48,7 +48,7 @@ export async function call(
   if (body !== undefined) headers["content-type"] ??= typeof body === "string" ? "application/json" : "application/octet-stream";
   const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  let parsed: any = undefined;
+  let parsed: any;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
