@@ -9,10 +9,10 @@
  * hold per process), as the rate limiter's insurance limiter does.
  */
 import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import type { Logger } from "../core/log";
 import { MemorySemaphores, type SemaphoreStore } from "../core/provider-limits";
 import type { LimiterStore } from "../core/rate-limit";
-import { redisLimiterStore } from "./redis-rate-limits";
 
 const ACQUIRE = `
 redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
@@ -23,26 +23,33 @@ if redis.call('zcard', KEYS[1]) < tonumber(ARGV[3]) then
 end
 return 0`;
 
+/** A client for the provider limits: commands wait for the connection (one reconnect), then fail over to this process's counts. */
+function limitsClient(url: string, logger?: Logger): Redis {
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  let warned = false;
+  client.on("error", (err: Error) => {
+    if (!warned) logger?.warn({ cause: { name: err.name, message: err.message } }, "provider limits: Redis unreachable, limiting per process");
+    warned = true;
+  });
+  client.on("ready", () => (warned = false));
+  return client;
+}
+
 export class RedisSemaphores implements SemaphoreStore {
-  readonly #client: Redis;
   readonly #fallback = new MemorySemaphores();
   readonly #prefix: string;
 
-  constructor(url: string, o: { prefix?: string; logger?: Logger } = {}) {
+  constructor(
+    readonly client: Redis,
+    o: { prefix?: string } = {},
+  ) {
     this.#prefix = o.prefix ?? "cs:pl:sem";
-    this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    let warned = false;
-    this.#client.on("error", (err: Error) => {
-      if (!warned) o.logger?.warn({ cause: { name: err.name, message: err.message } }, "provider limits: Redis unreachable, limiting per process");
-      warned = true;
-    });
-    this.#client.on("ready", () => (warned = false));
   }
 
   async tryAcquire(key: string, token: string, max: number, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     try {
-      const r = await this.#client.eval(ACQUIRE, 1, `${this.#prefix}:${key}`, String(now), String(now + ttlMs), String(max), token, String(ttlMs));
+      const r = await this.client.eval(ACQUIRE, 1, `${this.#prefix}:${key}`, String(now), String(now + ttlMs), String(max), token, String(ttlMs));
       return r === 1;
     } catch {
       return this.#fallback.tryAcquire(key, token, max, ttlMs);
@@ -51,15 +58,22 @@ export class RedisSemaphores implements SemaphoreStore {
 
   async release(key: string, token: string): Promise<void> {
     await this.#fallback.release(key, token);
-    await this.#client.zrem(`${this.#prefix}:${key}`, token).catch(() => undefined);
+    await this.client.zrem(`${this.#prefix}:${key}`, token).catch(() => undefined);
   }
 
   async close(): Promise<void> {
-    await this.#client.quit().catch(() => this.#client.disconnect());
+    if (this.client.status !== "end") await this.client.quit().catch(() => this.client.disconnect());
   }
 }
 
-/** Both stores of the provider limits on one Redis. */
+/** Both stores of the provider limits on one Redis client (closed once, by the semaphores' close). */
 export function redisProviderLimitStores(url: string, logger?: Logger): { limiters: LimiterStore; semaphores: SemaphoreStore } {
-  return { limiters: redisLimiterStore(url, logger), semaphores: new RedisSemaphores(url, logger ? { logger } : {}) };
+  const client = limitsClient(url, logger);
+  return {
+    limiters: {
+      make: (o) => new RateLimiterRedis({ ...o, storeClient: client, insuranceLimiter: new RateLimiterMemory(o) }),
+      close: async () => undefined,
+    },
+    semaphores: new RedisSemaphores(client),
+  };
 }
