@@ -17,6 +17,8 @@ import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
 import { JobMetrics } from "../queues/metrics";
+import { Gauge, type Registry } from "prom-client";
+import type { Embedder } from "../core/memory/embedder";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
@@ -69,6 +71,7 @@ export async function startPlatform(
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue })) registry.register(h);
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
+  if (ctx.memory) embedderMetric(ctx.memory.embedder, ctx.jobMetrics.registry);
   let workers: WorkerHost | undefined;
   let webhooks: WebhookSender | undefined;
   const platform: Platform = {
@@ -145,4 +148,24 @@ export async function startPlatform(
     logger.info({ url: platform.url, database: database.kind, location: database.location }, "listening");
   }
   return platform;
+}
+
+/**
+ * `codesynapse_embedder_fallback{reason}`: 1 while feature hashing serves because the configured
+ * embedding model cannot (model_missing, checksum_mismatch, load_failed), 0 while the model serves.
+ */
+function embedderMetric(embedder: Embedder, registry: Registry): void {
+  const status = embedder.status?.bind(embedder);
+  if (!status) return;
+  new Gauge({
+    name: "codesynapse_embedder_fallback",
+    help: "1 while feature hashing serves because the configured embedding model cannot; the reason is a label.",
+    labelNames: ["reason"],
+    registers: [registry],
+    async collect() {
+      const s = await status();
+      this.reset();
+      this.set({ reason: s.fallback ?? "none" }, s.fallback ? 1 : 0);
+    },
+  });
 }

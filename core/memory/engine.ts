@@ -216,7 +216,7 @@ export class SessionMemoryEngine {
     // The fresh, authoritative snapshot: checked for revocation, closure and expiry by the adapter.
     const s = await this.snapshot(scope);
     const sims = checkHits(hits, key, this.now(), new Set(s.entities.map((e) => e.id)));
-    return { results: rankFacts(factViews(s), input.query, sims, limit, input.mode ?? "fused") };
+    return { results: rankFacts(factViews(s), input.query, sims, limit, input.mode ?? "fused", this.deps.embedder?.denseWeight) };
   }
 
   /** The facts with these IDs in the caller's namespace (unknown or foreign IDs: absent). */
