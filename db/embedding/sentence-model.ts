@@ -219,7 +219,9 @@ export class SentenceModelEmbedder implements Embedder {
       let norm = 0;
       for (let d = 0; d < dim; d++) norm += v[d]! * v[d]!;
       norm = Math.sqrt(norm) || 1;
-      out.push(v.map((x) => x / norm));
+      // float32 values (what every store keeps), tiny ones flushed to 0: PostgreSQL's `real` rejects
+      // a double below float4's range ("value out of range: underflow") instead of rounding it.
+      out.push(v.map((x) => (Math.abs(x / norm) < 1e-30 ? 0 : Math.fround(x / norm))));
     }
     for (const t of Object.values(result)) t.dispose?.();
     return out;
