@@ -118,7 +118,7 @@ async function quality_(set: string, facts: Triple[], queries: LabelledQuery[]):
 }
 
 /** Session recall latency with each embedder: feature hashing, and the sentence model (the embedded default). */
-async function latencyAll(latency: RecallBench["latency"]): Promise<void> {
+export async function latencyAll(latency: RecallBench["latency"]): Promise<void> {
   for (const embedder of [new LocalHashEmbedder(), new SentenceModelEmbedder()]) await latencyWith(latency, embedder);
 }
 
