@@ -108,6 +108,11 @@ export class SentenceModelEmbedder implements Embedder {
   readonly model: string;
   readonly dim: number;
   readonly dir: string;
+  /**
+   * RRF weight of this model's dense list against BM25's 1: the best of the dev-half sweep of
+   * bench/recall-quality.ts (0.5…4: dev hit@5 0.570 at 0.5, 0.575 at 1, 0.598 at 4).
+   */
+  readonly denseWeight = 4;
   /** The last inference, so batches run one at a time in this process. */
   private queue: Promise<unknown> = Promise.resolve();
 
