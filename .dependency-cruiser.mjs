@@ -35,6 +35,7 @@ const DRIVERS = [
   "pino-http",
   "prom-client",
   "@opentelemetry/(?!api/)[^/]+",
+  "onnxruntime-node",
 ];
 const DRIVER_PATH = `^node_modules/(${DRIVERS.join("|")})/`;
 /** The Kysely table map: types core may name (core reaches the store through Kysely, an interface). */

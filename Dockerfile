@@ -16,7 +16,7 @@ ARG NODE_IMAGE=docker.io/library/node:24.22.3-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 # The npm workspaces (clients/*): their manifests are part of the lockfile's install.
 COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --omit=dev --engine-strict --no-audit --no-fund && npm cache clean --force
@@ -25,7 +25,7 @@ RUN npm ci --omit=dev --engine-strict --no-audit --no-fund && npm cache clean --
 FROM ${NODE_IMAGE} AS build
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --engine-strict --no-audit --no-fund
 COPY tsconfig.json ./
@@ -56,6 +56,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
+# The bundled embedding model (weights, tokenizer, licence, checksums), found beside dist/.
+COPY models ./models
 # HOST: listen beyond the container's loopback. CODESYNAPSE_DATA_DIR: the embedded database
 # and uploads when no DATABASE_URL is set (mount a volume there).
 ENV NODE_ENV=production \

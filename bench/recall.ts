@@ -13,7 +13,8 @@ import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { ManualClock } from "../core/clock";
 import { MAX_FACTS_PER_NAMESPACE } from "../core/limits";
-import { LocalHashEmbedder } from "../core/memory/embedder";
+import { LocalHashEmbedder, type Embedder } from "../core/memory/embedder";
+import { SentenceModelEmbedder } from "../db/embedding/sentence-model";
 import { SessionMemoryEngine } from "../core/memory/engine";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { InMemorySessionStore } from "../db/graph/memory/session-store";
@@ -38,20 +39,21 @@ export interface Quality {
 
 export interface RecallBench {
   latency: Array<
-    | { store: string; facts: number; entities: number; queries: number; p50_ms: number; p95_ms: number; lexical_p50_ms: number; lexical_p95_ms: number; p95_vs_lexical: number }
-    | { store: string; skipped: string }
+    | { store: string; embedder: string; facts: number; entities: number; queries: number; p50_ms: number; p95_ms: number; lexical_p50_ms: number; lexical_p95_ms: number; p95_vs_lexical: number }
+    | { store: string; embedder?: string; skipped: string }
   >;
   quality: Quality[];
 }
 
 /** Fused (BM25 + dense + RRF) and lexical-only recall on the same store and namespace, interleaved. */
-async function latencyOn(name: string, engine: SessionMemoryEngine, clock: ManualClock) {
+async function latencyOn(name: string, engine: SessionMemoryEngine, clock: ManualClock, embedder: string) {
   const { facts, entities, byMode } = await timeFullNamespaceRecall(engine, clock.now().getTime(), LATENCY_QUERIES, ["fused", "lexical"]);
   const fused = byMode.get("fused")!;
   const lexical = byMode.get("lexical")!;
   const p = (t: number[], q: number) => +percentile(t, q).toFixed(2);
   return {
     store: name,
+    embedder,
     facts,
     entities,
     queries: fused.length,
@@ -115,27 +117,31 @@ async function quality_(set: string, facts: Triple[], queries: LabelledQuery[]):
   return { set, facts: written.facts.length, queries: queries.length, k, bm25: avg(total.lexical, queries.length), dense: avg(total.dense, queries.length), fused: avg(total.fused, queries.length), byStyle };
 }
 
-async function latencyAll(latency: RecallBench["latency"]): Promise<void> {
+/** Session recall latency with each embedder: feature hashing, and the sentence model (the embedded default). */
+export async function latencyAll(latency: RecallBench["latency"]): Promise<void> {
+  for (const embedder of [new LocalHashEmbedder(), new SentenceModelEmbedder()]) await latencyWith(latency, embedder);
+}
+
+async function latencyWith(latency: RecallBench["latency"], embedder: Embedder): Promise<void> {
   const clock = new ManualClock(Date.now());
-  const embedder = new LocalHashEmbedder();
   const lite = await openDatabase({});
   try {
     await migrateToLatest(lite.db);
-    latency.push(await latencyOn("pglite", new SessionMemoryEngine({ store: new PostgresSessionStore(lite.db), clock, vectors: new LocalVectorIndex(new PostgresVectorRows(lite.db, { processCache: true })), embedder }), clock));
+    latency.push(await latencyOn("pglite", new SessionMemoryEngine({ store: new PostgresSessionStore(lite.db), clock, vectors: new LocalVectorIndex(new PostgresVectorRows(lite.db, { processCache: true })), embedder }), clock, embedder.model));
   } finally {
     await lite.close();
   }
   const server = await openPostgres().catch((err: Error) => {
-    latency.push({ store: "postgres", skipped: err.message });
+    latency.push({ store: "postgres", embedder: embedder.model, skipped: err.message });
     return null;
   });
   if (server) {
     try {
-      latency.push(await latencyOn("postgres", new SessionMemoryEngine({ store: new PostgresSessionStore(server.d.db), clock, vectors: new LocalVectorIndex(new PostgresVectorRows(server.d.db)), embedder }), clock));
+      latency.push(await latencyOn("postgres", new SessionMemoryEngine({ store: new PostgresSessionStore(server.d.db), clock, vectors: new LocalVectorIndex(new PostgresVectorRows(server.d.db)), embedder }), clock, embedder.model));
     } finally {
       await server.cleanup();
     }
-  } else if (!latency.some((l) => l.store === "postgres")) latency.push({ store: "postgres", skipped: "TEST_DATABASE_URL is not set" });
+  } else if (!latency.some((l) => l.store === "postgres" && l.embedder === embedder.model)) latency.push({ store: "postgres", embedder: embedder.model, skipped: "TEST_DATABASE_URL is not set" });
 }
 
 export async function benchRecall(): Promise<RecallBench> {

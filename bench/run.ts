@@ -3,7 +3,7 @@
  * numbers within each table come from the same conditions. Set
  * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
- * BENCH_ONLY=identity,recall,stores,jobs,fairness,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
+ * BENCH_ONLY=identity,recall,recall-quality,stores,jobs,fairness,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
  * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default), only those
  * run; these three are never part of the default set (they take minutes).
@@ -14,6 +14,7 @@ import { benchIngest, printIngest } from "./ingest";
 import { benchJobs, printJobs } from "./jobs";
 import { benchParseQuality, printParseQuality } from "./parse-quality";
 import { benchRecall, printRecall } from "./recall";
+import { benchRecallQuality, printRecallQuality } from "./recall-quality";
 import { benchStores, printStores } from "./stores";
 import { benchRegistryScale } from "./registry-scale";
 import { benchScaleCurve } from "./scale-curve";
@@ -26,6 +27,7 @@ const want = (name: string) => only.length === 0 || only.includes(name);
 
 if (want("identity")) printIdentity(await benchIdentity());
 if (want("recall")) printRecall(await benchRecall());
+if (want("recall-quality")) printRecallQuality(await benchRecallQuality());
 if (want("stores")) printStores(await benchStores());
 if (want("jobs")) printJobs(await benchJobs());
 if (want("fairness")) printFairness(await benchFairness());

@@ -117,7 +117,10 @@ export const configSchema = z.object({
   LLM_BASE_URL: optionalUrl(["http:", "https:"]),
   LLM_MODEL: z.string().default("local-deterministic"),
   LLM_API_KEY: z.string().optional(),
-  EMBEDDER: z.enum(["local", "openai"]).default("local"),
+  /** local: the bundled sentence model (hashing when its files are missing or fail their checksum); hash: feature hashing only; openai: EMBEDDING_BASE_URL. */
+  EMBEDDER: z.enum(["local", "hash", "openai"]).default("local"),
+  /** The local model's folder (model.onnx, tokenizer.json); default models/all-minilm-l6-v2-int8 of the installation. */
+  EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_BASE_URL: optionalUrl(["http:", "https:"]),
   EMBEDDING_MODEL: z.string().default("local-hash-256"),
   EXTRACTOR: z.enum(["local", "openai"]).default("local"),

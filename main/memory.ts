@@ -12,7 +12,8 @@ import type { Config } from "../core/config";
 import { AppError } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { ProviderGates } from "../core/provider-limits";
-import { LocalHashEmbedder, OpenAIEmbedder, type Embedder } from "../core/memory/embedder";
+import { FallbackEmbedder, LocalHashEmbedder, OpenAIEmbedder, type Embedder } from "../core/memory/embedder";
+import { SentenceModelEmbedder } from "../db/embedding/sentence-model";
 import { LocalExtractor, OpenAIExtractor, type Extractor } from "../core/memory/extractor";
 import { createMemoryServices, type MemoryServices } from "../core/memory/services";
 import { PostgresRepositoryStore } from "../db/graph/postgres/repository-store";
@@ -68,12 +69,20 @@ const NEO4J_OR_MILVUS_VECTOR_INDEX: MethodNames<SessionVectorIndex> = {
   deleteExpired: true,
 };
 
-export function buildEmbedder(config: Config, gates?: ProviderGates): Embedder {
+/**
+ * EMBEDDER=local (default): the bundled sentence model, loaded on first use in the process that
+ * embeds; if its files are missing or fail their checksum, or it cannot load, feature hashing
+ * serves instead (a warning here, `codesynapse_embedder_fallback` in /metrics, `embedder` in /readyz).
+ */
+export function buildEmbedder(config: Config, gates?: ProviderGates, logger?: Logger): Embedder {
   if (config.EMBEDDER === "openai") {
     if (!config.EMBEDDING_BASE_URL) throw new AppError("unavailable", { message: "EMBEDDER=openai needs EMBEDDING_BASE_URL." });
     return new OpenAIEmbedder({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, dim: 0, apiKey: config.LLM_API_KEY, gate: gates?.embedder });
   }
-  return new LocalHashEmbedder(256);
+  if (config.EMBEDDER === "hash") return new LocalHashEmbedder(256);
+  return new FallbackEmbedder(new SentenceModelEmbedder(undefined, { dir: config.EMBEDDING_MODEL_DIR }), new LocalHashEmbedder(256), (reason, model) =>
+    logger?.warn({ event: "embedder_fallback", code: reason, model }, "memory: the embedding model cannot serve; feature hashing serves instead (recall matches words, not meaning)"),
+  );
 }
 
 export function buildExtractor(config: Config, gates?: ProviderGates): Extractor {
@@ -92,7 +101,7 @@ export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger
     store: graph.store,
     repo: graph.repo,
     vectors: vectors.index,
-    embedder: buildEmbedder(config, gates),
+    embedder: buildEmbedder(config, gates, logger),
     extractor: buildExtractor(config, gates),
     clock,
     onWarning,

@@ -19,6 +19,8 @@ import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
 import { JobMetrics } from "../queues/metrics";
+import { Gauge, type Registry } from "prom-client";
+import type { Embedder } from "../core/memory/embedder";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
@@ -83,6 +85,7 @@ export async function startPlatform(
   const jobMetrics = ctx.jobMetrics;
   queue.caps = { ...(config.JOB_ORG_MAX_QUEUED ? { perOrg: config.JOB_ORG_MAX_QUEUED } : {}), ...(config.JOB_SESSION_MAX_QUEUED ? { perSession: config.JOB_SESSION_MAX_QUEUED } : {}) };
   queue.onLimit = (pool, limit) => jobMetrics.limited(pool, limit);
+  if (ctx.memory) embedderMetric(ctx.memory.embedder, ctx.jobMetrics.registry);
   let workers: WorkerHost | undefined;
   let webhooks: WebhookSender | undefined;
   let unannounce: (() => void) | undefined;
@@ -170,4 +173,24 @@ export async function startPlatform(
     logger.info({ url: platform.url, database: database.kind, location: database.location }, "listening");
   }
   return platform;
+}
+
+/**
+ * `codesynapse_embedder_fallback{reason}`: 1 while feature hashing serves because the configured
+ * embedding model cannot (model_missing, checksum_mismatch, load_failed), 0 while the model serves.
+ */
+function embedderMetric(embedder: Embedder, registry: Registry): void {
+  const status = embedder.status?.bind(embedder);
+  if (!status) return;
+  new Gauge({
+    name: "codesynapse_embedder_fallback",
+    help: "1 while feature hashing serves because the configured embedding model cannot; the reason is a label.",
+    labelNames: ["reason"],
+    registers: [registry],
+    async collect() {
+      const s = await status();
+      this.reset();
+      this.set({ reason: s.fallback ?? "none" }, s.fallback ? 1 : 0);
+    },
+  });
 }

@@ -4,13 +4,17 @@
  * dispatch), the memory store and the vector index when they are servers of
  * their own. 200 `{ status: "ready", checks }`, or 503 `dependency_unavailable`
  * with the same `checks` (each "ok" or "unavailable"; names only, never an
- * address or a driver's message).
+ * address or a driver's message). Both also say which embedder serves
+ * (`embedder: { model, fallback? }`): `fallback` (model_missing,
+ * checksum_mismatch, load_failed) means feature hashing serves because the
+ * configured model cannot — degraded recall, not an outage, so still 200.
  */
 import { Router } from "express";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { route } from "../http";
 import { AppError } from "../../core/errors";
+import type { EmbedderStatus } from "../../core/memory/embedder";
 
 const READY_CHECK_MS = 2_000;
 
@@ -38,6 +42,13 @@ function checksOf(ctx: AppContext): Record<string, Check> {
   return checks;
 }
 
+/** Which embedder serves (the model, or hashing and why); checks the model's files once, never loads it. */
+async function embedderStatus(ctx: AppContext): Promise<EmbedderStatus | undefined> {
+  const embedder = ctx.memory?.embedder;
+  if (!embedder) return undefined;
+  return embedder.status ? embedder.status().catch(() => ({ model: embedder.model })) : { model: embedder.model };
+}
+
 export function healthRoutes(ctx: AppContext): Router {
   const r = Router();
   r.get("/healthz", (_req, res) => {
@@ -49,8 +60,9 @@ export function healthRoutes(ctx: AppContext): Router {
       const entries = Object.entries(checksOf(ctx));
       const results = await Promise.all(entries.map(([, check]) => within(READY_CHECK_MS, check)));
       const checks = Object.fromEntries(entries.map(([name], i) => [name, results[i] ? "ok" : "unavailable"]));
-      if (results.some((ok) => !ok)) throw new AppError("dependency_unavailable", { message: "A dependency of this server is not reachable.", details: { checks } });
-      res.json({ status: "ready", checks });
+      const embedder = await embedderStatus(ctx);
+      if (results.some((ok) => !ok)) throw new AppError("dependency_unavailable", { message: "A dependency of this server is not reachable.", details: { checks, ...(embedder ? { embedder } : {}) } });
+      res.json({ status: "ready", checks, ...(embedder ? { embedder } : {}) });
     }),
   );
   return r;

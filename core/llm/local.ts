@@ -1,7 +1,10 @@
 /**
  * The deterministic local provider (WRK-3, development and tests). No model:
- *  - question: an extractive answer — the retrieved facts that share the most
- *    words with the question, quoted as they are, with their memory;
+ *  - question: an extractive answer — up to 8 retrieved facts, quoted as they
+ *    are with their memory: those sharing the most (stemmed) words with the
+ *    question first, then the others in the retriever's order (recall ranks
+ *    by meaning, so "where are tokens verified" retrieves `authenticate`
+ *    without sharing a word with it);
  *  - summary: counts of the code graph's node kinds among the facts, and the
  *    files and symbols they name;
  *  - fix: the local fix strategy (core/fix/local-strategy.ts).
@@ -9,14 +12,16 @@
  */
 import type { Identity } from "../execution/identity";
 import { proposeLocalPatch } from "../fix/local-strategy";
-import { tokenize } from "../recall/tokenize";
+import { stem, tokenize } from "../recall/tokenize";
 import { factLine, type ContextFact, type LlmAnswer, type LlmProvider, type LlmRequest } from "./types";
 
 export const LOCAL_LABEL = "[local extractive provider — not a language model]";
 
+const stems = (text: string) => new Set(tokenize(text).map(stem));
+
 function overlap(q: Set<string>, f: ContextFact): number {
   let n = 0;
-  for (const t of new Set(tokenize(factLine(f)))) if (q.has(t)) n++;
+  for (const t of stems(factLine(f))) if (q.has(t)) n++;
   return n;
 }
 
@@ -42,10 +47,9 @@ export class LocalLlmProvider implements LlmProvider {
       const lines = req.facts.slice(0, 20).map((f) => `- ${factLine(f)} (${f.scope} memory)`);
       return `${LOCAL_LABEL}\nSummary from ${req.facts.length} retrieved facts (${counts || "nothing retrieved"}):\n${lines.join("\n")}`;
     }
-    const q = new Set(tokenize(req.prompt));
+    const q = stems(req.prompt);
     const ranked = req.facts
       .map((f, i) => ({ f, i, s: overlap(q, f) }))
-      .filter((x) => x.s > 0)
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, 8);
     if (ranked.length === 0) return `${LOCAL_LABEL}\nNo retrieved fact answers this question.`;

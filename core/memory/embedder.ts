@@ -4,7 +4,11 @@
  * frozen identity (makeIdentity output), so embedding work always runs under
  * a resolved execution.
  *
- *  - LocalHashEmbedder (default, no download, deterministic): signed feature
+ *  - the sentence model (db/embedding/sentence-model.ts), the default, wrapped
+ *    in `FallbackEmbedder`: if its files are missing or fail their checksum,
+ *    or it cannot load, hashing serves instead (a warning, a metric, /readyz);
+ *  - LocalHashEmbedder (the fallback, and tests that need no model; no
+ *    download, deterministic): signed feature
  *    hashing of identifier parts (stemmed word, 4-letter prefix, character
  *    3/4-grams) into `dim` buckets, L2-normalised. It models sub-word and
  *    morphological similarity ("tokens" ~ "TokenStore", "auth" ~
@@ -20,10 +24,95 @@ import { makeIdentity, sameIdentity, type Identity } from "../execution/identity
 import { stem, tokenize } from "../recall/tokenize";
 
 export interface Embedder {
-  /** Names the vector space; vectors of different models never mix. */
+  /** Names the vector space (model and dimension); vectors of different models never mix. */
   readonly model: string;
   readonly dim: number;
   embed(identity: Identity, texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /**
+   * RRF weight of the dense list against BM25's 1 (core/recall/rrf.ts), measured per embedder
+   * on the labelled recall set (bench/recall-quality.ts); 1 when absent.
+   */
+  readonly denseWeight?: number;
+  /** Which embedder serves, for /readyz and the metrics; absent for a single, fixed embedder. */
+  status?(): Promise<EmbedderStatus>;
+}
+
+export interface EmbedderStatus {
+  /** The model that serves now. */
+  model: string;
+  /** Set when the configured model could not serve and hashing does: why (a code, never a path). */
+  fallback?: "model_missing" | "checksum_mismatch" | "load_failed";
+}
+
+/** What FallbackEmbedder needs of the model: its checks and its loading, separately from embedding. */
+export interface LoadableEmbedder extends Embedder {
+  /** Files present and equal to their pinned checksums; rejects with details.reason otherwise. */
+  verify(): Promise<void>;
+  /** Verifies, then loads the weights (first use only). */
+  load(): Promise<unknown>;
+}
+
+/**
+ * The configured model, or hashing when the model cannot serve. Until the
+ * first embed (or status()) nothing is checked or loaded. The decision is
+ * taken once per process and never flips back, so one process never writes
+ * two vector spaces for the same entities; `model` names whichever serves, and
+ * callers read it after `embed` (search and upsert filter by it).
+ */
+export class FallbackEmbedder implements Embedder {
+  private active: Embedder;
+  private reason: EmbedderStatus["fallback"];
+  private decided: Promise<void> | undefined;
+
+  constructor(
+    private readonly primary: LoadableEmbedder,
+    private readonly fallback: Embedder,
+    private readonly onFallback: (reason: NonNullable<EmbedderStatus["fallback"]>, model: string) => void,
+  ) {
+    this.active = primary;
+  }
+
+  get model(): string {
+    return this.active.model;
+  }
+
+  get dim(): number {
+    return this.active.dim;
+  }
+
+  get denseWeight(): number | undefined {
+    return this.active.denseWeight;
+  }
+
+  private decide(): Promise<void> {
+    return (this.decided ??= this.primary.load().then(
+      () => undefined,
+      (err: unknown) => {
+        const r = err instanceof AppError ? (err.details as { reason?: unknown } | undefined)?.reason : undefined;
+        this.reason = r === "model_missing" || r === "checksum_mismatch" ? r : "load_failed";
+        this.active = this.fallback;
+        this.onFallback(this.reason, this.primary.model);
+      },
+    ));
+  }
+
+  async embed(identity: Identity, texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    assertAuthorisedIdentity(identity);
+    await this.decide();
+    return this.active.embed(identity, texts, signal);
+  }
+
+  /** Which embedder serves. Before the first embed it checks the files only (no load), so /readyz stays cheap. */
+  async status(): Promise<EmbedderStatus> {
+    if (!this.decided) {
+      try {
+        await this.primary.verify();
+      } catch {
+        await this.decide();
+      }
+    }
+    return { model: this.active.model, ...(this.reason ? { fallback: this.reason } : {}) };
+  }
 }
 
 /** Refuses anything but a validated, frozen identity. */

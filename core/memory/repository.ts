@@ -87,14 +87,18 @@ export class RepositoryMemory {
   }
 
   /** Durable recall: bounded BM25 over candidate facts + exact dense similarity over embedded nodes, fused by RRF. */
-  async recall(identity: Identity, repoId: string, input: { query: string; limit?: number | undefined }): Promise<{ results: RecallResult[] }> {
+  async recall(
+    identity: Identity,
+    repoId: string,
+    input: { query: string; limit?: number | undefined; mode?: "fused" | "lexical" | "dense" },
+  ): Promise<{ results: RecallResult[] }> {
     assertAuthorisedIdentity(identity);
     const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
     const tokens = [...new Set(tokenize(input.query))].slice(0, 32);
     const lexical = await this.deps.repo.factsMatching(repoId, tokens, REPO_RECALL_CANDIDATES);
     const sims = new Map<string, number>();
     const { embedder } = this.deps;
-    if (embedder) {
+    if (embedder && input.mode !== "lexical") {
       try {
         const [q] = await embedder.embed(identity, [input.query]);
         const store = this.deps.repo;
@@ -111,7 +115,7 @@ export class RepositoryMemory {
     }
     const dense = sims.size > 0 ? await this.deps.repo.factsTouching(repoId, [...sims.keys()], REPO_RECALL_CANDIDATES) : [];
     const facts = new Map([...lexical, ...dense].map((f) => [f.fact_id, f]));
-    return { results: rankFacts([...facts.values()], input.query, sims, limit) };
+    return { results: rankFacts([...facts.values()], input.query, sims, limit, input.mode ?? "fused", embedder?.denseWeight) };
   }
 
   /** `POST /memory/index`: embeds one bounded batch of durable nodes that lack an embedding. */
@@ -134,6 +138,8 @@ export class RepositoryMemory {
     assertAuthorisedIdentity(identity);
     const { embedder } = this.deps;
     if (!embedder) return { model: "", vectors: [], remaining: false };
+    // A model whose files fail their checks hands over to its fallback here, before the model name selects the nodes.
+    await embedder.status?.();
     const size = Math.min(Math.max(1, batch), MAX_EMBED_BATCH);
     const want = size * Math.max(1, batches);
     const nodes = await this.deps.repo.nodesMissingEmbedding(repoId, embedder.model, want + 1);

@@ -75,8 +75,9 @@ export function denseRanking(facts: FactView[], sims: ReadonlyMap<string, number
   return out.slice(0, limit);
 }
 
-export function fuseRankings(lexical: Ranked[], dense: Ranked[], limit: number): Ranked[] {
-  return rrf([lexical, dense], { limit });
+/** Weighted RRF: BM25 weighs 1, the dense list `denseWeight` (the embedder's measured weight). */
+export function fuseRankings(lexical: Ranked[], dense: Ranked[], limit: number, denseWeight = 1): Ranked[] {
+  return rrf([lexical, dense], { limit, weights: [1, denseWeight] });
 }
 
 /** Ranks facts and hydrates the winners from the same (fresh) fact list. */
@@ -86,11 +87,12 @@ export function rankFacts(
   sims: ReadonlyMap<string, number>,
   limit: number,
   mode: "fused" | "lexical" | "dense" = "fused",
+  denseWeight = 1,
 ): RecallResult[] {
   const pool = Math.max(limit * 4, 50);
   const lexical = mode === "dense" ? [] : lexicalRanking(facts, query, pool);
   const dense = mode === "lexical" ? [] : denseRanking(facts, sims, pool);
-  const ranked = mode === "lexical" ? lexical.slice(0, limit) : mode === "dense" ? dense.slice(0, limit) : fuseRankings(lexical, dense, limit);
+  const ranked = mode === "lexical" ? lexical.slice(0, limit) : mode === "dense" ? dense.slice(0, limit) : fuseRankings(lexical, dense, limit, denseWeight);
   const byId = new Map(facts.map((f) => [f.fact_id, f]));
   const out: RecallResult[] = [];
   for (const r of ranked) {

@@ -10,6 +10,9 @@
  * a score are ranked by position. The fused order breaks remaining ties by ID
  * for determinism. k = 60 (the usual default); see docs/memory.md for the dev
  * split sweep.
+ *
+ * Weighted: list i contributes w_i / (k + rank); the weights come from the
+ * labelled recall set (bench/recall-quality.ts), per embedder (`denseWeight`).
  */
 import type { Ranked } from "./bm25";
 
@@ -40,12 +43,14 @@ export function fractionalRanks(list: Array<{ id: string; score?: number }>): Ma
   return ranks;
 }
 
-export function rrf(lists: Array<Array<{ id: string; score?: number }>>, opts: { k?: number; limit: number }): Ranked[] {
+export function rrf(lists: Array<Array<{ id: string; score?: number }>>, opts: { k?: number; limit: number; weights?: number[] }): Ranked[] {
   const k = opts.k ?? RRF_K;
   const score = new Map<string, number>();
-  for (const list of lists) {
-    for (const [id, rank] of fractionalRanks(list)) score.set(id, (score.get(id) ?? 0) + 1 / (k + rank));
-  }
+  lists.forEach((list, i) => {
+    const w = opts.weights?.[i] ?? 1;
+    if (!(w > 0)) return;
+    for (const [id, rank] of fractionalRanks(list)) score.set(id, (score.get(id) ?? 0) + w / (k + rank));
+  });
   return [...score.entries()]
     .map(([id, s]) => ({ id, score: s }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))

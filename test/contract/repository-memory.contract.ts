@@ -12,7 +12,7 @@
  */
 import { expect, it } from "vitest";
 import { ManualClock } from "../../core/clock";
-import { LocalHashEmbedder } from "../../core/memory/embedder";
+import { modelEmbedder } from "../support/model-embedder";
 import { SessionMemoryEngine } from "../../core/memory/engine";
 import { repoFactId, repoNodeId } from "../../core/memory/ids";
 import { RepositoryMemory } from "../../core/memory/repository";
@@ -215,7 +215,7 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
 
   it("durable recall (BM25 + dense + RRF) answers from the repository only", async () => {
     const clock = new ManualClock(now);
-    const embedder = new LocalHashEmbedder();
+    const embedder = modelEmbedder();
     const mem = new RepositoryMemory({ repo: store(), clock, embedder });
     const a = owner();
     const b = owner();

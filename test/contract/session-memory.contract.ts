@@ -20,7 +20,7 @@ import {
   MAX_SCOPE_ROOTS_PER_TENANT,
   MAX_SNAPSHOT_BYTES,
 } from "../../core/limits";
-import { LocalHashEmbedder } from "../../core/memory/embedder";
+import { modelEmbedder } from "../support/model-embedder";
 import { SessionMemoryEngine } from "../../core/memory/engine";
 import { snapshotBytes } from "../../core/memory/snapshot";
 import type { SessionMemoryStore } from "../../core/memory/store";
@@ -396,14 +396,15 @@ export function sessionMemoryContract(h: () => SessionMemoryHarness, opts: { slo
   it("recall drops foreign, expired, scoreless and stale vector hits (VEC-2) and keeps lexical recall without vectors", async () => {
     const v = h().vectors;
     const clock = new ManualClock(now);
-    const embedder = new LocalHashEmbedder();
+    const embedder = modelEmbedder();
     const mine = owner();
     const theirs = owner({ tenant_id: mine.tenant_id, subject_id: mine.subject_id, ns: mine.ns });
+    const vec = async (text: string) => (await embedder.embed(identityOf(mine), [text]))[0]!;
     const engineFor = (vectors: SessionVectorIndex | undefined) => new SessionMemoryEngine({ store: store(), clock, vectors, embedder });
     const scope = (o: ScopeOwner) => ({ identity: identityOf(o), ns: o.ns, expiresAt: exp });
     await engineFor(v).upsert(scope(theirs), { triples: [{ subject: "PaymentGateway", predicate: "charges", object: "CreditCard" }] });
     await engineFor(v).upsert(scope(mine), { triples: [{ subject: "AuthService", predicate: "issues", object: "SessionToken" }] });
-    const theirHits = await v.search(keyOf(theirs), embedder.vector("PaymentGateway"), { model: embedder.model, limit: 10, now });
+    const theirHits = await v.search(keyOf(theirs), await vec("PaymentGateway"), { model: embedder.model, limit: 10, now });
     expect(theirHits.length).toBeGreaterThan(0);
     // A faulty index (e.g. a wrong filter in a remote store) answering with another scope's hits,
     // expired hits and hits without a valid score: the engine must drop every one.
@@ -416,7 +417,7 @@ export function sessionMemoryContract(h: () => SessionMemoryHarness, opts: { slo
       search: async (key: ScopeKey): Promise<VectorHit[]> => {
         const foreign = theirHits.map((x) => ({ ...x }));
         const forged = theirHits.map((x) => ({ ...x, session_id: key.session_id })); // right scope fields, entity not in my snapshot
-        const mineHits = await v.search(key, embedder.vector("PaymentGateway"), { model: embedder.model, limit: 10, now });
+        const mineHits = await v.search(key, await vec("PaymentGateway"), { model: embedder.model, limit: 10, now });
         const expired = mineHits.map((x) => ({ ...x, expires_at: now - 1 }));
         const nan = mineHits.map((x) => ({ ...x, score: Number.NaN }));
         return [...foreign, ...forged, ...expired, ...nan];
@@ -433,7 +434,7 @@ export function sessionMemoryContract(h: () => SessionMemoryHarness, opts: { slo
 
   it("engine: two sessions of one user in one repository never see each other's facts; clear closes for good", async () => {
     const clock = new ManualClock(now);
-    const engine = new SessionMemoryEngine({ store: store(), clock, vectors: h().vectors, embedder: new LocalHashEmbedder() });
+    const engine = new SessionMemoryEngine({ store: store(), clock, vectors: h().vectors, embedder: modelEmbedder() });
     const a = owner();
     const b = owner({ tenant_id: a.tenant_id, subject_id: a.subject_id, ns: a.ns });
     const sa = { identity: identityOf(a), ns: a.ns, expiresAt: exp };

@@ -14,6 +14,7 @@ import type { Driver } from "neo4j-driver";
 import { AppError } from "../../core/errors";
 import { ManualClock } from "../../core/clock";
 import { LocalHashEmbedder } from "../../core/memory/embedder";
+import { modelEmbedder } from "../support/model-embedder";
 import { SessionMemoryEngine } from "../../core/memory/engine";
 import { entityId } from "../../core/memory/ids";
 import { InMemorySessionStore } from "../../db/graph/memory/session-store";
@@ -99,7 +100,7 @@ describeWithService(milvus, "Milvus session vectors", () => {
   it("a foreign hit planted directly in Milvus is returned by the server and dropped by the engine (VEC-2)", async () => {
     const now = Date.now();
     const exp = now + 7 * DAY;
-    const embedder = new LocalHashEmbedder();
+    const embedder = modelEmbedder();
     const store = new InMemorySessionStore();
     const engine = new SessionMemoryEngine({ store, clock: new ManualClock(now), vectors: index, embedder });
     const mine = owner();
@@ -110,7 +111,7 @@ describeWithService(milvus, "Milvus session vectors", () => {
     // Planted rows: the other tenant's entity relabelled into my scope (the filter lets it through),
     // and a copy that kept its own tenant (the filter must not).
     const foreignId = entityId(keyOf(theirs), "", "PaymentGateway");
-    const v = embedder.vector("PaymentGateway");
+    const [v] = (await embedder.embed(identityOf(mine), ["PaymentGateway"])) as [number[]];
     const planted = { session_id: mine.session_id, ns: mine.ns, entity_id: foreignId, expires_at: exp, vector: v };
     await raw.upsert({
       collection_name: collectionName(embedder.model, embedder.dim),

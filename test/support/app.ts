@@ -1,4 +1,8 @@
-/** An AppContext around a test database, with a settable clock and silent logs (and, with testContextWithMemory, memory). */
+/**
+ * An AppContext around a test database, with a settable clock and silent logs (and, with testContextWithMemory, memory).
+ * Tests that need no meaning-based recall embed by feature hashing (EMBEDDER=hash, no model load per test file);
+ * pass `env: { EMBEDDER: "local" }` for the bundled model, the server's default.
+ */
 import type { AppContext } from "../../api/context";
 import { ManualClock, type Clock } from "../../core/clock";
 import { loadConfig } from "../../core/config";
@@ -11,7 +15,7 @@ export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?
   return {
     db,
     clock: opts.clock ?? new ManualClock(Date.now()),
-    config: loadConfig({ ...(opts.env ?? {}) }),
+    config: loadConfig({ EMBEDDER: "hash", ...(opts.env ?? {}) }),
     logger: opts.logger ?? silentLogger(),
   };
 }

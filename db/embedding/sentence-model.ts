@@ -1,0 +1,234 @@
+/**
+ * A local sentence-embedding model run in process by ONNX Runtime (VEC-3): the
+ * embedded default's dense side, so recall matches meaning ("where are tokens
+ * verified" ~ "verifyBearerToken"), not only shared words.
+ *
+ * Inputs: `model.onnx` and `tokenizer.json` from a model folder (models/ at
+ * the repository root, committed with their licence and SHA-256; or
+ * EMBEDDING_MODEL_DIR). Both files are checked against the pinned SHA-256
+ * before anything is loaded; a missing or altered file is refused
+ * (`verify()` rejects with code `unavailable`), and the caller
+ * (core/memory/embedder.ts `FallbackEmbedder`) serves feature hashing instead.
+ *
+ * States: unloaded → (first embed) verifying → loaded, or failed for good. The
+ * ONNX runtime and the weights load on first use only: an idle server, or a
+ * process that never embeds, pays nothing. Inference runs one batch at a time
+ * per process (a promise chain), on one intra-op thread, so concurrent recalls
+ * queue rather than oversubscribe the cores.
+ *
+ * Text: identifiers are split into words first (`TokenStore.verifyBearer` →
+ * "token store verify bearer"): the tokenizer's vocabulary is English words,
+ * and a glued identifier would otherwise become meaningless word pieces.
+ * Each batch is padded to its longest text (≤ 128 tokens, the model's
+ * training length), not to a fixed 128: short texts cost little. Output:
+ * the attention-masked mean of the last hidden state, L2-normalised (the
+ * model's own pooling).
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { AppError } from "../../core/errors";
+import type { Identity } from "../../core/execution/identity";
+import { assertAuthorisedIdentity, type Embedder } from "../../core/memory/embedder";
+
+/** Runs `fn` once and keeps its promise, a failure included (a model that failed to verify or load stays failed). */
+function memo<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= fn());
+}
+
+export interface SentenceModelSpec {
+  /** The vector space's name: model, weights and dimension (vectors of different spaces never mix). */
+  id: string;
+  /** The folder under models/. */
+  folder: string;
+  dim: number;
+  maxTokens: number;
+  sha256: { model: string; tokenizer: string };
+}
+
+/** all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0), int8-quantised ONNX; see models/all-minilm-l6-v2-int8/NOTICE. */
+export const MINILM_L6_INT8: SentenceModelSpec = {
+  id: "minilm-l6-v2-int8-384",
+  folder: "all-minilm-l6-v2-int8",
+  dim: 384,
+  maxTokens: 128,
+  sha256: {
+    model: "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    tokenizer: "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+  },
+};
+
+/** Texts embedded per ONNX run (the embedding pool's batches are split into these). */
+export const MODEL_BATCH = 32;
+
+/** The models/ folder: EMBEDDING_MODEL_DIR, else the first `models/<folder>` above this file (sources or dist/). */
+export function modelDir(spec: SentenceModelSpec, override?: string): string {
+  if (override) return override;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = path.join(dir, "models", spec.folder);
+    if (existsSync(candidate)) return candidate;
+    dir = path.dirname(dir);
+  }
+  return path.resolve("models", spec.folder);
+}
+
+function sha256Of(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash("sha256");
+    createReadStream(file)
+      .on("data", (c) => h.update(c))
+      .on("error", reject)
+      .on("end", () => resolve(h.digest("hex")));
+  });
+}
+
+/** Splits code identifiers into lower-case words the tokenizer knows. */
+export function humanise(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/[_./\\:#-]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+type Ort = typeof import("onnxruntime-node");
+interface Loaded {
+  ort: Ort;
+  session: import("onnxruntime-node").InferenceSession;
+  encode(text: string): number[];
+}
+
+export class SentenceModelEmbedder implements Embedder {
+  readonly model: string;
+  readonly dim: number;
+  readonly dir: string;
+  /**
+   * RRF weight of this model's dense list against BM25's 1: the best of the dev-half sweep of
+   * bench/recall-quality.ts (0.5…4: dev hit@5 0.570 at 0.5, 0.575 at 1, 0.598 at 4).
+   */
+  readonly denseWeight = 4;
+  /** The last inference, so batches run one at a time in this process. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly spec: SentenceModelSpec = MINILM_L6_INT8,
+    opts: { dir?: string | undefined; threads?: number } = {},
+  ) {
+    this.model = spec.id;
+    this.dim = spec.dim;
+    this.dir = modelDir(spec, opts.dir);
+    this.threads = opts.threads ?? 1;
+  }
+
+  private readonly threads: number;
+
+  /** Both files present and equal to their pinned SHA-256 (computed once per process). */
+  readonly verify = memo(async (): Promise<void> => {
+    const files: Array<[string, string]> = [
+      ["model.onnx", this.spec.sha256.model],
+      ["tokenizer.json", this.spec.sha256.tokenizer],
+    ];
+    for (const [name, want] of files) {
+      const file = path.join(this.dir, name);
+      if (!existsSync(file)) throw new AppError("unavailable", { message: `The embedding model file ${name} is missing.`, details: { reason: "model_missing" } });
+      if ((await sha256Of(file)) !== want) throw new AppError("unavailable", { message: `The embedding model file ${name} fails its checksum.`, details: { reason: "checksum_mismatch" } });
+    }
+  });
+
+  /** Verifies, then loads the runtime, the weights and the tokenizer: on first use only. */
+  readonly load = memo(async (): Promise<Loaded> => {
+    await this.verify();
+    const [ort, { Tokenizer }, tokenizerJson] = await Promise.all([
+      import("onnxruntime-node"),
+      import("@huggingface/tokenizers"),
+      readFile(path.join(this.dir, "tokenizer.json"), "utf8").then((t) => JSON.parse(t) as Record<string, unknown>),
+    ]);
+    const session = await ort.InferenceSession.create(path.join(this.dir, "model.onnx"), {
+      intraOpNumThreads: this.threads,
+      interOpNumThreads: 1,
+      executionMode: "sequential",
+      graphOptimizationLevel: "all",
+    });
+    const tokenizer = new Tokenizer(tokenizerJson, { do_lower_case: true, model_max_length: this.spec.maxTokens });
+    const max = this.spec.maxTokens;
+    return {
+      ort,
+      session,
+      encode: (text: string) => {
+        const ids = tokenizer.encode(text).ids;
+        // Truncate to the model's length, keeping the closing [SEP].
+        return ids.length <= max ? ids : [...ids.slice(0, max - 1), ids[ids.length - 1]!];
+      },
+    };
+  });
+
+  async embed(identity: Identity, texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    assertAuthorisedIdentity(identity);
+    if (signal?.aborted) throw new AppError("canceled");
+    if (texts.length === 0) return [];
+    const m = await this.load();
+    const encoded = texts.map((t) => m.encode(humanise(t) || t));
+    // Similar lengths share a batch, so padding stays small.
+    const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
+    const out = new Array<number[]>(texts.length);
+    for (let start = 0; start < order.length; start += MODEL_BATCH) {
+      if (signal?.aborted) throw new AppError("canceled");
+      const idx = order.slice(start, start + MODEL_BATCH);
+      const vectors = await this.serial(() => this.run(m, idx.map((i) => encoded[i]!)));
+      idx.forEach((i, j) => (out[i] = vectors[j]!));
+    }
+    return out;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(m: Loaded, batch: number[][]): Promise<number[][]> {
+    const n = batch.length;
+    const len = Math.max(...batch.map((ids) => ids.length));
+    const ids = new BigInt64Array(n * len);
+    const mask = new BigInt64Array(n * len);
+    batch.forEach((row, r) =>
+      row.forEach((id, c) => {
+        ids[r * len + c] = BigInt(id);
+        mask[r * len + c] = 1n;
+      }),
+    );
+    const feeds: Record<string, import("onnxruntime-node").Tensor> = {
+      input_ids: new m.ort.Tensor("int64", ids, [n, len]),
+      attention_mask: new m.ort.Tensor("int64", mask, [n, len]),
+    };
+    if (m.session.inputNames.includes("token_type_ids")) feeds.token_type_ids = new m.ort.Tensor("int64", new BigInt64Array(n * len), [n, len]);
+    const result = await m.session.run(feeds);
+    const hidden = result[m.session.outputNames[0]!]!;
+    const data = hidden.data as Float32Array;
+    const dim = this.dim;
+    if (hidden.dims.length !== 3 || hidden.dims[2] !== dim) throw new AppError("internal", { message: "The embedding model returned an unexpected shape." });
+    const out: number[][] = [];
+    for (let r = 0; r < n; r++) {
+      const v = new Array<number>(dim).fill(0);
+      const tokens = batch[r]!.length;
+      for (let t = 0; t < tokens; t++) {
+        const base = (r * len + t) * dim;
+        for (let d = 0; d < dim; d++) v[d]! += data[base + d]!;
+      }
+      let norm = 0;
+      for (let d = 0; d < dim; d++) norm += v[d]! * v[d]!;
+      norm = Math.sqrt(norm) || 1;
+      // float32 values (what every store keeps), tiny ones flushed to 0: PostgreSQL's `real` rejects
+      // a double below float4's range ("value out of range: underflow") instead of rounding it.
+      out.push(v.map((x) => (Math.abs(x / norm) < 1e-30 ? 0 : Math.fround(x / norm))));
+    }
+    for (const t of Object.values(result)) t.dispose?.();
+    return out;
+  }
+}
