@@ -67,7 +67,7 @@ describe("a first ingest on PGlite leaves the event loop free", () => {
     }, 20);
     loop.enable();
     const started = performance.now();
-    let elapsed = 0;
+    let elapsed: number;
     try {
       const job = await submitJob(queue, e.identity, e.principal, { kind: INGEST_KIND, params: { path: path.join(root, "repo") }, repo: e.account.repoId });
       const done = await waitFor(async () => {
