@@ -16,6 +16,7 @@ import type { AppContext } from "../api/context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
+import { jobQuotesCleaner } from "../queues/memory-erasure";
 import { JobMetrics } from "../queues/metrics";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
@@ -63,6 +64,7 @@ export async function startPlatform(
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
   cleaners.register(uploadsCleaner(database.db));
   cleaners.register(idempotencyCleaner(database.db));
+  cleaners.register(jobQuotesCleaner(database.db, clock));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;

@@ -13,6 +13,7 @@ import * as jobTraceparent from "./20261203_0400_job_traceparent";
 import * as idempotencyWebhooks from "./20261203_0500_idempotency_webhooks";
 import * as codeIntel from "./20261203_0600_code_intel";
 import * as mcpSessions from "./20261203_0700_mcp_sessions";
+import * as sessionErasureReceipts from "./20261203_0950_session_erasure_receipts";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_0500_idempotency_webhooks": idempotencyWebhooks,
   "20261203_0600_code_intel": codeIntel,
   "20261203_0700_mcp_sessions": mcpSessions,
+  "20261203_0950_session_erasure_receipts": sessionErasureReceipts,
 };
