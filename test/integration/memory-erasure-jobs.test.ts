@@ -17,7 +17,7 @@ import { systemClock } from "../../core/clock";
 import { grantRepo } from "../../core/accounts/accounts";
 import { memoryCleaner, type MemoryServices } from "../../core/memory/services";
 import { SessionCleaners } from "../../core/retention/cleaners";
-import { sweepSessions } from "../../core/retention/cleanup";
+import { cleanSession, sweepSessions } from "../../core/retention/cleanup";
 import { silentLogger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { buildMemoryServices } from "../../main/memory";
@@ -169,7 +169,6 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const other = await registerThread(srv.url, a.apiKey);
     const ids = [await askAbout(a, gone, "Auditor", "Velmora", "pending-1"), await askAbout(a, gone, "Exporter", "Castellane", "pending-2")];
     // One bounded pass of one item per cleaner cannot finish two jobs.
-    const { cleanSession } = await import("../../core/retention/cleanup");
     await t().db.updateTable("session_bindings").set({ tombstoned_at: new Date(), tombstone_reason: "revoked" }).where("session_id", "=", gone.session).execute();
     await cleanSession(cleaners, { tenant_id: a.orgId, session_id: gone.session }, silentLogger(), { limit: 1, batches: 1, record: { db: t().db, now: new Date() } });
     const first = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
