@@ -110,6 +110,19 @@ export interface Database extends MemoryTables, JobEventTables {
   job_schedules: JobSchedulesTable;
   ingest_uploads: IngestUploadsTable;
   mcp_sessions: McpSessionsTable;
+  session_erasure_receipts: SessionErasureReceiptsTable;
+}
+
+/** The recorded erasure receipt of a revoked or expired session (core/retention/receipts.ts). */
+export interface SessionErasureReceiptsTable {
+  tenant_id: string;
+  session_id: string;
+  stores: ColumnType<Array<{ store: string; removed: number; status: "done" | "pending" }>, string, string>;
+  done: ColumnType<boolean, boolean | undefined, boolean>;
+  passes: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date, Date>;
+  updated_at: ColumnType<Date, Date, Date>;
+  done_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** MCP Streamable HTTP sessions (api/mcp/session-store.ts): keyed by the hash of the transport ID. */

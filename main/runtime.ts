@@ -18,6 +18,7 @@ import type { AppContext } from "../api/context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
+import { jobQuotesCleaner } from "../queues/memory-erasure";
 import { JobMetrics } from "../queues/metrics";
 import { Gauge, type Registry } from "prom-client";
 import type { Embedder } from "../core/memory/embedder";
@@ -75,6 +76,7 @@ export async function startPlatform(
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
   cleaners.register(uploadsCleaner(database.db));
   cleaners.register(idempotencyCleaner(database.db));
+  cleaners.register(jobQuotesCleaner(database.db, clock));
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;

@@ -2,6 +2,7 @@
  * The catalog: every operation the REST and MCP mounters serve and the
  * OpenAPI document describes, in the order the reference lists them.
  */
+import { getSessionErasure } from "./erasure";
 import { getIdentity } from "./identity";
 import {
   clearSessionMemory,
@@ -61,4 +62,5 @@ export const CATALOG: readonly Operation<any, any>[] = [
   listOwnJobs,
   cancelOwnJob,
   jobEvents,
+  getSessionErasure,
 ];

@@ -40,6 +40,7 @@ export const erasureReceipt = z.strictObject({
       entities: z.number().int(),
       facts: z.number().int(),
       history: z.number().int(),
+      rows: z.number().int().optional().describe("Relational stores (jobs:results, jobs:idempotency): rows erased."),
       status: z.enum(["done", "pending"]),
     }),
   ),

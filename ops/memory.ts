@@ -24,9 +24,10 @@ import {
   MAX_SUPERSEDES,
   MAX_SUBGRAPH_EDGES,
 } from "../core/limits";
-import { instant, type MemoryScope } from "../core/memory/engine";
+import { instant, type ErasureReceipt, type MemoryScope } from "../core/memory/engine";
 import type { MemoryServices } from "../core/memory/services";
 import { EXPORT_FORMAT } from "../core/memory/transfer";
+import { eraseRepoJobQuotes } from "../queues/memory-erasure";
 import { defineOperation, type OpCall } from "./operation";
 import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
 import { asOf, erasureReceipt, factHistory, liveFact, sessionFactId } from "./memory-schemas";
@@ -252,14 +253,31 @@ export const clearSessionMemory = defineOperation({
   title: "Clear this thread's memory",
   description:
     "Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and closes the namespace " +
-    "for good. Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history, status}], done}.",
+    "for good, and erases what this thread's finished AI and fix jobs on the repository quote from it (their results " +
+    "become {erased: true, cause, erased_at}; their idempotency keys go). Answers an erasure receipt: " +
+    "{scope, session_id, stores: [{store, entities, facts, history, rows?, status}], done}.",
   input: { repo: repoRef },
   output: erasureReceipt,
   level: "read",
   http: [{ method: "delete", path: SESSION }],
   mcp: { tool: "clear_session_memory", destructive: true, idempotent: true },
-  run: async (call) => memoryOf(call).sessions.clear(scopeOf(call)),
+  async run(call) {
+    const receipt = await memoryOf(call).sessions.clear(scopeOf(call));
+    const { tenant_id, session_id } = call.auth.identity;
+    return withJobErasure(call, receipt, { tenant_id, session_id, repo_id: call.repo!.repoId }, "namespace_cleared");
+  },
 });
+
+/** Appends the job store's erasure (queues/memory-erasure.ts) to a receipt. */
+async function withJobErasure(call: OpCall, receipt: ErasureReceipt, t: { tenant_id: string; session_id: string; repo_id: string }, cause: "namespace_cleared" | "session_forgotten"): Promise<ErasureReceipt> {
+  const j = await eraseRepoJobQuotes(call.services.db, t, cause, call.services.clock.now());
+  const stores: ErasureReceipt["stores"] = [
+    ...receipt.stores,
+    { store: "jobs:results", entities: 0, facts: 0, history: 0, rows: j.results, status: j.pending > 0 ? "pending" : "done" },
+    { store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: j.idempotency, status: "done" },
+  ];
+  return { ...receipt, stores, done: stores.every((x) => x.status === "done") };
+}
 
 export const promoteSessionFacts = defineOperation({
   name: "session_memory.promote",
@@ -300,13 +318,17 @@ export const forgetSessionWrites = defineOperation({
   description:
     "Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote " +
     "(origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, " +
-    "with their origin cleared. Answers an erasure receipt {scope: \"promoted\", session_id, stores: [{store, entities, facts, history, status}], done}.",
+    "with their origin cleared; the results of that session's finished AI and fix jobs on the repository are erased too " +
+    "(their idempotency keys go). Answers an erasure receipt {scope: \"promoted\", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.",
   input: { repo: repoRef, session_id: idString().describe("The session whose durable writes to forget (an origin_session_id).") },
   output: erasureReceipt,
   level: "admin",
   http: [{ method: "post", path: `${REPOSITORY}/forget-session` }],
   mcp: { tool: "forget_session_writes", destructive: true, idempotent: true },
-  run: async (call, input) => memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id),
+  async run(call, input) {
+    const receipt = await memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id);
+    return withJobErasure(call, receipt, { tenant_id: call.auth.identity.tenant_id, session_id: input.session_id, repo_id: call.repo!.repoId }, "session_forgotten");
+  },
 });
 
 export const indexRepositoryMemory = defineOperation({

@@ -143,7 +143,8 @@ export function idempotencyCleaner(db: Db): SessionCleaner {
          where ctid in (select ctid from job_idempotency_keys where ${where} limit ${limit})
         returning 1)
       select count(*)::int as n from gone`.execute(db);
-    return { done: (r.rows[0]?.n ?? 0) < limit };
+    const n = r.rows[0]?.n ?? 0;
+    return { done: n < limit, removed: n };
   };
   return {
     name: "idempotency-keys",

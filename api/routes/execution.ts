@@ -55,7 +55,7 @@ export function executionRoutes(ctx: AppContext): Router {
       // (one bounded pass); the cleanup pool retries every minute until it is done.
       if (ctx.cleaners) {
         const target = { tenant_id: binding.org_id, session_id: binding.session_id };
-        await cleanSession(ctx.cleaners, target, ctx.logger, { limit: MEMORY_PURGE_BATCH, batches: 1 });
+        await cleanSession(ctx.cleaners, target, ctx.logger, { limit: MEMORY_PURGE_BATCH, batches: 1, record: { db: ctx.db, now: ctx.clock.now() } });
       }
       res.status(204).end();
     }),

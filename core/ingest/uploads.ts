@@ -162,7 +162,7 @@ export function uploadsCleaner(db: Db): SessionCleaner {
   const purge = async (where: (qb: ReturnType<typeof base>) => ReturnType<typeof base>, limit: number) => {
     const ids = (await where(base()).select("id").limit(limit).execute()).map((r) => r.id);
     if (ids.length > 0) await db.deleteFrom("ingest_uploads").where("id", "in", ids).execute();
-    return { done: ids.length < limit };
+    return { done: ids.length < limit, removed: ids.length };
   };
   const base = () => db.selectFrom("ingest_uploads");
   return {

@@ -89,7 +89,7 @@ export interface FactHistoryEntry {
 export interface ErasureReceipt {
   scope: "namespace" | "session" | "promoted";
   session_id: string;
-  stores: Array<{ store: string; entities: number; facts: number; history: number; status: "done" | "pending" }>;
+  stores: Array<{ store: string; entities: number; facts: number; history: number; rows?: number; status: "done" | "pending" }>;
   done: boolean;
 }
 

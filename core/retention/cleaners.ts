@@ -14,8 +14,11 @@ export interface CleanupTarget {
 export interface SessionCleaner {
   /** A short stable name for logs and metrics (e.g. "session-memory", "vectors"). */
   readonly name: string;
-  /** Removes at most `limit` items of this session's data; `done` when nothing is left. Must be idempotent. */
-  purgeSession(target: CleanupTarget, opts: { limit: number }): Promise<{ done: boolean }>;
+  /**
+   * Removes at most `limit` items of this session's data; `done` when nothing is left. Must be idempotent.
+   * `removed` (items removed or redacted by this call) goes into the session's recorded erasure receipt.
+   */
+  purgeSession(target: CleanupTarget, opts: { limit: number }): Promise<{ done: boolean; removed?: number }>;
   /** Optional: removes at most `limit` items that expired by `now`, any session (expired memory, RET-1). */
   purgeExpired?(now: Date, opts: { limit: number }): Promise<{ done: boolean }>;
 }

@@ -14,6 +14,7 @@ import { MEMORY_PURGE_BATCH } from "../limits";
 import { expireDueBindings } from "../registry/registry";
 import type { Db, Tx } from "../../db/schema";
 import type { CleanupTarget, SessionCleaners } from "./cleaners";
+import { recordErasurePass, type StorePass } from "./receipts";
 
 export interface SweepOptions {
   /** Sessions visited per sweep. */
@@ -74,7 +75,7 @@ export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionClean
   const done: CleanupTarget[] = [];
   for (const target of targets) {
     if (o.signal?.aborted) break;
-    if (await cleanSession(cleaners, target, logger, { limit, batches: o.batchesPerSession ?? 4, failures })) done.push(target);
+    if (await cleanSession(cleaners, target, logger, { limit, batches: o.batchesPerSession ?? 4, failures, record: { db, now: clock.now() } })) done.push(target);
   }
   return { expired, visited: targets.length, done, failures };
 }
@@ -82,24 +83,40 @@ export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionClean
 /**
  * Runs every cleaner on one tombstoned session, a bounded number of batches
  * each. True when every cleaner reports done. Failures are logged (never with
- * the session ID) and collected; they never restore access.
+ * the session ID) and collected; they never restore access. With `record`, the pass's counts
+ * per cleaner go into the session's erasure receipt (receipts.ts); a failure to record is logged
+ * and retried with the next pass (the counts of this pass are then missing from it).
  */
 export async function cleanSession(
   cleaners: SessionCleaners,
   target: CleanupTarget,
   logger: Logger,
-  o: { limit: number; batches: number; failures?: Array<{ cleaner: string }> },
+  o: { limit: number; batches: number; failures?: Array<{ cleaner: string }>; record?: { db: Db; now: Date } },
 ): Promise<boolean> {
   let all = true;
+  const pass: StorePass[] = [];
   for (const c of cleaners.list()) {
     let finished = false;
+    let removed = 0;
     try {
-      for (let i = 0; i < o.batches && !finished; i++) finished = (await c.purgeSession(target, { limit: o.limit })).done;
+      for (let i = 0; i < o.batches && !finished; i++) {
+        const r = await c.purgeSession(target, { limit: o.limit });
+        finished = r.done;
+        removed += r.removed ?? 0;
+      }
     } catch (err) {
       o.failures?.push({ cleaner: c.name });
       logger.warn({ code: "cleanup_failed", cleaner: c.name, err: (err as Error).message }, "session cleanup failed; retried next sweep");
     }
+    pass.push({ store: c.name, removed, status: finished ? "done" : "pending" });
     all &&= finished;
+  }
+  if (o.record) {
+    try {
+      await recordErasurePass(o.record.db, target, pass, o.record.now);
+    } catch (err) {
+      logger.warn({ code: "erasure_receipt_failed", err: (err as Error).message }, "recording the erasure receipt failed; the next pass records again");
+    }
   }
   return all;
 }

@@ -16,6 +16,7 @@ import * as mcpSessions from "./20261203_0700_mcp_sessions";
 import * as jobFailures from "./20261203_0800_job_failures";
 import * as retainedUploads from "./20261203_0810_retained_uploads";
 import * as jobFairShare from "./20261203_0850_job_fair_share";
+import * as sessionErasureReceipts from "./20261203_0950_session_erasure_receipts";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_0800_job_failures": jobFailures,
   "20261203_0810_retained_uploads": retainedUploads,
   "20261203_0850_job_fair_share": jobFairShare,
+  "20261203_0950_session_erasure_receipts": sessionErasureReceipts,
 };

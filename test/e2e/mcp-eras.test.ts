@@ -121,7 +121,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? MODERN : "2025-11-25");
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name).sort();
-      expect(names).toHaveLength(25);
+      expect(names).toHaveLength(26);
       for (const t of tools) {
         expect(t.outputSchema?.type, t.name).toBe("object");
         expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf("boolean");
@@ -160,6 +160,10 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect(imported.structuredContent).toMatchObject({ facts: 1 });
       called.push("import_session_memory");
       expect(await use("forget_session_writes", { repo, session_id: session })).toMatchObject({ done: true });
+      // The erasure receipt of an ended thread, read from a live thread of the same user.
+      const ended = await registerThread(srv.url, a.apiKey);
+      await ended.client.revoke();
+      expect(await use("get_session_erasure", { session_id: ended.session })).toMatchObject({ session_id: ended.session, cause: "revoked" });
       expect(await use("index_repository_memory", { repo })).toHaveProperty("indexed");
       const nodes = (await use("search_graph_nodes", { repo, query: "AuthService" })).nodes as { id: string }[];
       expect((await use("query_subgraph", { repo, node_id: nodes[0]!.id })).edges.length).toBeGreaterThan(0);
@@ -198,7 +202,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     // The same requests from no Origin or this server's own are served.
     const own = await call(srv.url, "POST", "/mcp", { headers: { ...m.headers, origin: srv.url }, body: m.body });
     expect(own.status).toBe(200);
-    expect(rpc(own.text).result.tools.length).toBe(25);
+    expect(rpc(own.text).result.tools.length).toBe(26);
   });
 
   it("server/discover advertises 2026-07-28 and the tasks extension; an unsupported revision is -32022 with the supported ones", async () => {

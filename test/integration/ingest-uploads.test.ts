@@ -178,9 +178,9 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
     expect((await upload(c, await fixtureTar(FIXTURE_FILES))).status).toBe(201);
     expect((await upload(c, await zipOf(FIXTURE_FILES))).status).toBe(201);
     const cleaner = uploadsCleaner(t().db);
-    expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: false });
-    expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: false });
-    expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: true });
+    expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: false, removed: 1 });
+    expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: false, removed: 1 });
+    expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: true, removed: 0 });
     expect(await uploadRows(c.session)).toEqual([]);
 
     const d = await caller();

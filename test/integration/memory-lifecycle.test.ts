@@ -115,6 +115,9 @@ await describeEachDatabase("session memory that changes: learn, contradict, reca
     expect(receipt.body.stores).toEqual([
       { store: `graph:${memory.store.kind}`, entities: 5, facts: 2, history: 2, status: "done" },
       { store: `vectors:${memory.vectors.kind}`, entities: 5, facts: 0, history: 0, status: "done" },
+      // No AI or fix job of this thread quoted it (test/integration/memory-erasure-jobs.test.ts covers those).
+      { store: "jobs:results", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
+      { store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
     ]);
     // Import cannot reopen it.
     const again = await call(srv.url, "POST", sm("/import"), { headers: two.headers, body: { jsonl: exported.body.jsonl } });
@@ -160,7 +163,12 @@ await describeEachDatabase("session memory that changes: learn, contradict, reca
     await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", url, { headers: other.headers, body: { session_id: th.session } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ scope: "promoted", session_id: th.session, done: true, stores: [{ store: `repository:${memory.repository.store.kind}`, entities: 1, facts: 1, history: 0, status: "done" }] });
+    expect(r.body).toEqual({ scope: "promoted", session_id: th.session, done: true, stores: [
+        { store: `repository:${memory.repository.store.kind}`, entities: 1, facts: 1, history: 0, status: "done" },
+        { store: "jobs:results", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
+        { store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
+      ],
+    });
     const left = await t().db.selectFrom("repo_edges").select(["id", "origin_session_id"]).where("repo_id", "=", a.repoId).execute();
     expect(left.map((e) => e.origin_session_id)).toEqual([other.session]);
     const nodes = await t().db.selectFrom("repo_nodes").select(["name", "origin_session_id"]).where("repo_id", "=", a.repoId).orderBy("name").execute();

@@ -125,7 +125,7 @@ export interface paths {
         post: operations["session_memory.upsert"];
         /**
          * Clear this thread's memory
-         * @description Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and closes the namespace for good. Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history, status}], done}.
+         * @description Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and closes the namespace for good, and erases what this thread's finished AI and fix jobs on the repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
          *
          *     MCP tool: `clear_session_memory`.
          *
@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Forget what a session wrote to repository memory
-         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared. Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, status}], done}.
+         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared; the results of that session's finished AI and fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
          *
          *     MCP tool: `forget_session_writes`.
          *
@@ -605,6 +605,28 @@ export interface paths {
          * @description A Server-Sent Events stream of one job of this chat thread: its current status first (`event: status`, data = the job as GET /api/v1/jobs/{id} answers it), then each change, and `event: end` after a terminal status. A reconnect (Last-Event-ID set) to a job that has already ended gets 204, which tells EventSource to stop. A stream lives a bounded time; the client reconnects.
          */
         get: operations["jobs.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execution/sessions/{session_id}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Erasure receipt of an ended session
+         * @description After a session is revoked (DELETE /api/v1/execution/sessions/{id}) or expires, its data is erased by a first pass at once and by the cleanup sweep's retries every minute until every store is done. This answers what each store removed so far and whether it is done: {session_id, cause, ended_at, stores: [{store, removed, status}], passes, done, updated_at}. Call it from another live session of the same user (or as an owner/admin of the organisation); a session that is still live is 404 not_found.
+         *
+         *     MCP tool: `get_session_erasure`.
+         */
+        get: operations["execution.session_erasure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1039,6 +1061,8 @@ export interface operations {
                             entities: number;
                             facts: number;
                             history: number;
+                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
+                            rows?: number;
                             /** @enum {string} */
                             status: "done" | "pending";
                         }[];
@@ -1401,6 +1425,8 @@ export interface operations {
                             entities: number;
                             facts: number;
                             history: number;
+                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
+                            rows?: number;
                             /** @enum {string} */
                             status: "done" | "pending";
                         }[];
@@ -2207,6 +2233,60 @@ export interface operations {
             };
         };
     };
+    "execution.session_erasure": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The ended session's ID. */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erasure receipt of an ended session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session_id: string;
+                        /** @enum {string} */
+                        cause: "revoked" | "expired";
+                        ended_at: string;
+                        stores: {
+                            /** @description A cleaner: session-memory (graph and vectors), ingest-uploads, idempotency-keys, job-quotes (AI/fix job parameters and results). */
+                            store: string;
+                            /** @description Items removed or redacted by every pass so far. */
+                            removed: number;
+                            /** @enum {string} */
+                            status: "done" | "pending";
+                        }[];
+                        /** @description Cleanup passes recorded (the revocation's own, then the sweep's retries every minute). */
+                        passes: number;
+                        done: boolean;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description A refusal or failure with a stable code. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** How each operation is called over HTTP (operationId → route). */
@@ -2239,4 +2319,5 @@ export const ROUTES = {
   "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false},
   "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false},
   "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false},
+  "execution.session_erasure": {"method":"get","path":"/api/v1/execution/sessions/{session_id}/erasure","pathParams":["session_id"],"body":false},
 } as const;

@@ -1,0 +1,208 @@
+/**
+ * Erasure that cascades to the relational rows quoting memory, on PGlite and PostgreSQL, over
+ * HTTP with the real runner and the local LLM provider (whose answer quotes the recalled facts):
+ * a thread learns a fact, asks an AI question with an Idempotency-Key (the job's result quotes the
+ * fact), then
+ *   - clears its namespace: the receipt counts the job result and idempotency row erased, and the
+ *     job row (read directly) keeps its identity and status but no longer quotes the fact;
+ *   - is revoked: the job's params and result are erased, its idempotency row is gone, and the
+ *     recorded receipt (GET …/sessions/{id}/erasure from another thread) counts every store;
+ *   - has its durable writes forgotten by a repository admin: the same for its job on that repository.
+ * Another thread's job is never touched.
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApp } from "../../api/app";
+import { systemClock } from "../../core/clock";
+import { grantRepo } from "../../core/accounts/accounts";
+import { memoryCleaner, type MemoryServices } from "../../core/memory/services";
+import { SessionCleaners } from "../../core/retention/cleaners";
+import { cleanSession, sweepSessions } from "../../core/retention/cleanup";
+import { silentLogger } from "../../core/log";
+import type { Db } from "../../db/schema";
+import { buildMemoryServices } from "../../main/memory";
+import { idempotencyCleaner } from "../../queues/idempotency";
+import { jobQuotesCleaner } from "../../queues/memory-erasure";
+import type { JobQueue } from "../../queues/submit";
+import { jobKindHandlers } from "../../workers/pools/kinds";
+import { testContext } from "../support/app";
+import { describeEachDatabase } from "../support/databases";
+import { seedAccount, type Account } from "../support/fixtures";
+import { call, listen, registerThread, type TestServer, type Thread } from "../support/http";
+import { startTestHost, type TestHost } from "../support/job-host";
+import { jobRow, waitFor } from "../support/jobs";
+
+const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
+
+/** Everything the job store holds about one job, as text: its row and its idempotency rows. */
+async function stored(db: Db, jobId: string): Promise<{ job: string; keys: number }> {
+  const job = await jobRow(db, jobId);
+  const keys = await db.selectFrom("job_idempotency_keys").select("job_id").where("job_id", "=", jobId).execute();
+  return { job: JSON.stringify({ params: job.params, result: job.result }), keys: keys.length };
+}
+
+await describeEachDatabase("erasure cascades to job rows and idempotency rows, with receipts", (t) => {
+  let srv: TestServer;
+  let th: TestHost;
+  let memory: MemoryServices;
+  let queue: JobQueue;
+  let cleaners: SessionCleaners;
+  beforeAll(async () => {
+    const ctx = testContext(t().db, { clock: systemClock });
+    memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
+    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
+    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    cleaners = new SessionCleaners().register(memoryCleaner(memory, systemClock)).register(idempotencyCleaner(t().db)).register(jobQuotesCleaner(t().db, systemClock));
+    Object.assign(ctx, { memory, jobs: queue, cleaners });
+    srv = await listen(createApp(ctx));
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await th?.stop();
+    memory?.close();
+  });
+
+  const sm = (a: Account, suffix = "") => `/api/v1/repos/${a.repoId}/session-memory${suffix}`;
+
+  /** The thread learns `subject reviewed_by object` and asks about it; answers the finished job. */
+  async function askAbout(a: Account, thread: Thread, subject: string, object: string, key: string): Promise<string> {
+    const w = await call(srv.url, "POST", sm(a), { headers: thread.headers, body: { triples: [{ subject, predicate: "reviewed_by", object }] } });
+    expect(w.status).toBe(200);
+    const sub = await call(srv.url, "POST", `/api/v1/repos/${a.repoName}/ai-tasks`, {
+      headers: { ...thread.headers, "idempotency-key": key },
+      body: { task: "question", question: `Who reviewed ${subject}?` },
+    });
+    expect(sub.status).toBe(202);
+    const id = sub.body.job_id as string;
+    const done = await waitFor(async () => {
+      const r = await jobRow(t().db, id);
+      return TERMINAL.has(r.status) ? r : undefined;
+    }, 30_000);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    // The answer quotes the recalled fact: this is what erasure must take out.
+    expect(JSON.stringify(done.result)).toContain(`${subject} reviewed by ${object}`);
+    expect(await stored(t().db, id)).toMatchObject({ keys: 1 });
+    return id;
+  }
+
+  it("clearing a namespace erases the thread's AI job results there and their idempotency rows; the receipt counts them; another thread's job stays", async () => {
+    const a = await seedAccount(t().db);
+    const one = await registerThread(srv.url, a.apiKey);
+    const other = await registerThread(srv.url, a.apiKey);
+    const mine = await askAbout(a, one, "LedgerService", "Quillon", "clear-1");
+    const theirs = await askAbout(a, other, "BillingService", "Marwick", "clear-2");
+
+    const r = await call(srv.url, "DELETE", sm(a), { headers: one.headers });
+    expect(r.status).toBe(200);
+    expect(r.body.done).toBe(true);
+    expect(r.body.stores).toEqual(
+      expect.arrayContaining([
+        { store: "jobs:results", entities: 0, facts: 0, history: 0, rows: 1, status: "done" },
+        { store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: 1, status: "done" },
+      ]),
+    );
+    const row = await jobRow(t().db, mine);
+    expect([row.status, row.session_id, row.kind, row.repo_id]).toEqual(["succeeded", one.session, "ai.task", a.repoId]);
+    expect(row.result).toEqual({ erased: true, cause: "namespace_cleared", erased_at: expect.any(String) });
+    const left = await stored(t().db, mine);
+    expect(left.keys).toBe(0);
+    expect(left.job).not.toContain("Quillon");
+    // The job view says so too.
+    const seen = await call(srv.url, "GET", `/api/v1/jobs/${mine}`, { headers: one.headers });
+    expect(seen.body.result).toMatchObject({ erased: true, cause: "namespace_cleared" });
+    // The other thread's answer and key are untouched.
+    expect(await stored(t().db, theirs)).toMatchObject({ keys: 1, job: expect.stringContaining("BillingService reviewed by Marwick") });
+    // A second clear finds nothing more to erase.
+    const again = await call(srv.url, "DELETE", sm(a), { headers: one.headers });
+    expect(again.body.stores.filter((s: { store: string }) => s.store.startsWith("jobs:")).map((s: { rows: number }) => s.rows)).toEqual([0, 0]);
+  });
+
+  it("revoking a thread erases its AI jobs' params and results and its idempotency rows; the recorded receipt counts every store", async () => {
+    const a = await seedAccount(t().db);
+    const gone = await registerThread(srv.url, a.apiKey);
+    const other = await registerThread(srv.url, a.apiKey);
+    const mine = await askAbout(a, gone, "PaymentsGateway", "Thessaly", "revoke-1");
+    const theirs = await askAbout(a, other, "SearchIndex", "Orlanda", "revoke-2");
+
+    // A live session has no receipt.
+    const early = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
+    expect([early.status, early.body.error.code]).toEqual([404, "not_found"]);
+
+    expect((await call(srv.url, "DELETE", `/api/v1/execution/sessions/${gone.session}`, { headers: { authorization: `Bearer ${a.apiKey}` } })).status).toBe(204);
+    const row = await jobRow(t().db, mine);
+    expect([row.status, row.session_id, row.kind]).toEqual(["succeeded", gone.session, "ai.task"]);
+    expect(row.params).toEqual({ erased: true });
+    expect(row.result).toEqual({ erased: true, cause: "session_ended", erased_at: expect.any(String) });
+    const left = await stored(t().db, mine);
+    expect(left.keys).toBe(0);
+    expect(left.job).not.toContain("Thessaly");
+    expect(left.job).not.toContain("PaymentsGateway");
+    const keys = await t().db.selectFrom("job_idempotency_keys").select("job_id").where("session_id", "=", gone.session).execute();
+    expect(keys).toEqual([]);
+    expect(await stored(t().db, theirs)).toMatchObject({ keys: 1, job: expect.stringContaining("SearchIndex reviewed by Orlanda") });
+
+    const receipt = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
+    expect(receipt.status).toBe(200);
+    expect(receipt.body).toMatchObject({ session_id: gone.session, cause: "revoked", passes: 1, done: true });
+    const byStore = Object.fromEntries(receipt.body.stores.map((s: { store: string; removed: number; status: string }) => [s.store, [s.removed, s.status]]));
+    expect(byStore["job-quotes"]).toEqual([1, "done"]);
+    expect(byStore["idempotency-keys"]).toEqual([1, "done"]);
+    expect(byStore["session-memory"][0]).toBeGreaterThan(0);
+    expect(byStore["session-memory"][1]).toBe("done");
+
+    // The sweep's retry adds a pass and nothing more (every store was done).
+    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    const after = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
+    expect(after.body).toMatchObject({ passes: 2, done: true, stores: receipt.body.stores });
+
+    // Another user of the organisation (a member, not the owner of the session) is told nothing.
+    const stranger = await seedAccount(t().db, { orgId: a.orgId, role: "member" });
+    const st = await registerThread(srv.url, stranger.apiKey);
+    const denied = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: st.headers });
+    expect([denied.status, denied.body.error.code]).toEqual([404, "session_not_found"]);
+    expect(denied.text).not.toContain(gone.session);
+  });
+
+  it("a pending cleanup is recorded pending and completed by the sweep's retry", async () => {
+    const a = await seedAccount(t().db);
+    const gone = await registerThread(srv.url, a.apiKey);
+    const other = await registerThread(srv.url, a.apiKey);
+    const ids = [await askAbout(a, gone, "Auditor", "Velmora", "pending-1"), await askAbout(a, gone, "Exporter", "Castellane", "pending-2")];
+    // One bounded pass of one item per cleaner cannot finish two jobs.
+    await t().db.updateTable("session_bindings").set({ tombstoned_at: new Date(), tombstone_reason: "revoked" }).where("session_id", "=", gone.session).execute();
+    await cleanSession(cleaners, { tenant_id: a.orgId, session_id: gone.session }, silentLogger(), { limit: 1, batches: 1, record: { db: t().db, now: new Date() } });
+    const first = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
+    expect(first.body).toMatchObject({ passes: 1, done: false });
+    expect(first.body.stores.find((s: { store: string }) => s.store === "job-quotes")).toEqual({ store: "job-quotes", removed: 1, status: "pending" });
+    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    const second = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
+    expect(second.body).toMatchObject({ passes: 2, done: true });
+    expect(second.body.stores.find((s: { store: string }) => s.store === "job-quotes")).toEqual({ store: "job-quotes", removed: 2, status: "done" });
+    for (const id of ids) expect((await stored(t().db, id)).job).not.toMatch(/Velmora|Castellane/);
+    const row = await sql<{ done_at: Date | null }>`select done_at from session_erasure_receipts where session_id = ${gone.session}`.execute(t().db);
+    expect(row.rows[0]?.done_at).not.toBeNull();
+  });
+
+  it("forgetting a session's durable writes erases that session's AI job results on the repository and their idempotency rows", async () => {
+    const a = await seedAccount(t().db, { repoLevel: "write" });
+    const writer = await registerThread(srv.url, a.apiKey);
+    const admin = await registerThread(srv.url, a.apiKey);
+    const w = await call(srv.url, "POST", sm(a), { headers: writer.headers, body: { triples: [{ subject: "TokenVault", predicate: "reviewed_by", object: "Ismenia" }] } });
+    expect((await call(srv.url, "POST", sm(a, "/promote"), { headers: writer.headers, body: { fact_ids: [w.body.facts[0].fact_id] } })).status).toBe(200);
+    const mine = await askAbout(a, writer, "TokenVault", "Ismenia", "forget-1");
+    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ scope: "promoted", session_id: writer.session, done: true });
+    expect(r.body.stores).toEqual(
+      expect.arrayContaining([
+        { store: "jobs:results", entities: 0, facts: 0, history: 0, rows: 1, status: "done" },
+        { store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: 1, status: "done" },
+      ]),
+    );
+    const row = await jobRow(t().db, mine);
+    expect(row.result).toEqual({ erased: true, cause: "session_forgotten", erased_at: expect.any(String) });
+    const left = await stored(t().db, mine);
+    expect([left.keys, left.job.includes("Ismenia")]).toEqual([0, false]);
+  });
+});
