@@ -19,11 +19,16 @@
 import { z } from "zod";
 import { MAX_ID_CHARS, MAX_JSON_DEPTH } from "./limits";
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// eslint-disable-next-line no-control-regex
-const ID_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
-// eslint-disable-next-line no-control-regex
-const TEXT_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/**
+ * The two rules as one regular expression each (unicode mode: a well-formed surrogate pair is one
+ * code point outside U+D800-U+DFFF, a lone surrogate is inside it). The same text is the `pattern`
+ * the OpenAPI document gives every ID, name and text field, so a client, a generator or a fuzzer
+ * knows the rule the server applies.
+ */
+export const SAFE_ID_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]*$";
+export const SAFE_TEXT_PATTERN = "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]*$";
+const SAFE_ID = new RegExp(SAFE_ID_PATTERN, "u");
+const SAFE_TEXT = new RegExp(SAFE_TEXT_PATTERN, "u");
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -32,22 +37,33 @@ export const UNSAFE_STRING_MESSAGE = "must not contain control characters or unp
 
 /** True when `s` may be an ID, a name or a ref (no control character, well-formed UTF-16). */
 export function isSafeId(s: string): boolean {
-  return !ID_CONTROL.test(s) && !LONE_SURROGATE.test(s);
+  return SAFE_ID.test(s);
 }
 
 /** True when `s` may be free text (tab, line feed and carriage return allowed). */
 export function isSafeText(s: string): boolean {
-  return !TEXT_CONTROL.test(s) && !LONE_SURROGATE.test(s);
+  return SAFE_TEXT.test(s);
 }
 
 /** An ID, name or ref field: 1..max characters under the id rule. */
 export function idString(max: number = MAX_ID_CHARS) {
-  return z.string().min(1).max(max).refine(isSafeId, { message: UNSAFE_STRING_MESSAGE });
+  return z.string().min(1).max(max).regex(SAFE_ID, { message: UNSAFE_STRING_MESSAGE });
 }
 
 /** A free-text field: at most max characters under the text rule (add .min(1) where empty is refused). */
 export function textString(max: number) {
-  return z.string().max(max).refine(isSafeText, { message: UNSAFE_STRING_MESSAGE });
+  return z.string().max(max).regex(SAFE_TEXT, { message: UNSAFE_STRING_MESSAGE });
+}
+
+/**
+ * Free text that must say something: trimmed, at least one character left. The document says it
+ * as a pattern too (a character that is not white space, as JavaScript's trim counts it).
+ */
+export function nonBlankText(max: number) {
+  return textString(max)
+    .regex(/[^\s\uFEFF]/, { message: "must not be blank" })
+    .trim()
+    .min(1);
 }
 
 export interface UnsafeValue {

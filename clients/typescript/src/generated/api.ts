@@ -3,6 +3,116 @@
  * (ops/catalog.ts → api/openapi.ts → openapi-typescript). Do not edit by hand.
  */
 export interface paths {
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in (browser)
+         * @description Checks an email and password and sets the sign-in cookie (HttpOnly, SameSite=Strict). Repeated failures of one account from one client, or many from one client, are blocked for a growing time (429 rate_limited with Retry-After). Answers {user_id, expires_at}.
+         *
+         *     Needs no credentials.
+         */
+        post: operations["auth.login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out (browser)
+         * @description Ends the browser sign-in the cookie carries, if any, and clears the cookie. Always 204.
+         *
+         *     Needs no credentials.
+         */
+        post: operations["auth.logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the credentials are
+         * @description The user, organisation and role the presented API key or browser sign-in stands for, and which of the two it is. No key material, no session.
+         *
+         *     Needs an API key or a browser sign-in; no execution session.
+         */
+        get: operations["account.me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execution/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a chat thread's session
+         * @description Binds a primary session ID (the runtime's own chat-thread ID) to the caller's organisation and user for 7 days: 201 the first time, 200 with the same binding and expiry after that (idempotent, so a restarted runtime calls it again). An ID another caller holds is session_claimed; a revoked or expired one is session_revoked / session_expired, for good. Every execution call then names it in both X-CodeSynapse-Session and X-CodeSynapse-Parent-Session. Answers the execution identity.
+         *
+         *     Needs an API key or a browser sign-in; no execution session.
+         */
+        post: operations["execution.register_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execution/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a chat thread's session
+         * @description Ends a session for good (its owner, or an owner or admin of its organisation): every later call naming it is session_revoked, and its session memory and vectors are cleaned up (at once, then retried every minute until done). Revoking twice is a no-op. A session the caller may not revoke is session_not_found, like one that does not exist.
+         *
+         *     Needs an API key or a browser sign-in; no execution session.
+         */
+        delete: operations["execution.revoke_session"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/execution/identity": {
         parameters: {
             query?: never;
@@ -13,6 +123,8 @@ export interface paths {
         /**
          * Who am I
          * @description Returns the execution identity every tool call on this connection runs as: tenant (organisation), subject (user), the registered primary session ID of this chat thread, its parent (always equal) and the binding's fixed expiry. Call it first to check the wiring; it takes no arguments.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `get_identity`.
          */
@@ -38,6 +150,8 @@ export interface paths {
          * Recall context
          * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `recall_context`.
          *
          *     Needs `read` permission on the repository.
@@ -61,6 +175,8 @@ export interface paths {
         /**
          * Recall context
          * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `recall_context`.
          *
@@ -86,6 +202,8 @@ export interface paths {
          * Offload conversation turns
          * @description Hands recent conversation turns to the local memory extractor, which stores the facts it finds in THIS thread's session memory for the repository (never in shared repository memory). Turns are redacted before they are queued, held only in memory, and processed in the background; answers {accepted: n} at once. At most 64 turns of 8192 characters.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `offload_turns`.
          *
          *     Needs `read` permission on the repository.
@@ -108,6 +226,8 @@ export interface paths {
          * Read this thread's memory
          * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject, predicate, object}], revision}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `read_session_memory`.
          *
          *     Needs `read` permission on the repository.
@@ -118,6 +238,8 @@ export interface paths {
          * Remember facts for this thread
          * @description Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate, object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `upsert_session_facts`.
          *
          *     Needs `read` permission on the repository.
@@ -126,6 +248,8 @@ export interface paths {
         /**
          * Clear this thread's memory
          * @description Deletes THIS chat thread's session memory for the repository and closes the namespace.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `read` permission on the repository.
          */
@@ -147,6 +271,8 @@ export interface paths {
         /**
          * Promote session facts
          * @description Copies 1-50 of THIS thread's session facts (by fact_id) into the durable repository memory, recording this thread as their origin. Needs write permission on the repository. The session facts stay. All or nothing: an ID that is not a fact of this thread's memory refuses the call. Answers {promoted: [repository fact ids]}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `promote_session_facts`.
          *
@@ -172,6 +298,8 @@ export interface paths {
          * Write durable repository facts
          * @description Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the repository; each new record notes this thread as origin_session_id. Needs write permission. For thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate, object_id}]}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `upsert_graph_triples`.
          *
          *     Needs `write` permission on the repository.
@@ -196,6 +324,8 @@ export interface paths {
          * Embed repository memory
          * @description Embeds one bounded batch (1-256) of the repository memory's facts not yet embedded, under this execution. Answers {indexed, remaining}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     Needs `write` permission on the repository.
          */
         post: operations["repository_memory.index"];
@@ -215,6 +345,8 @@ export interface paths {
         /**
          * Search repository graph nodes
          * @description Finds nodes of the repository's durable graph (code symbols, files and memory entities) whose name contains every word of the query, case-insensitive. Answers {nodes: [{id, label, name, type, origin_session_id}]}; use a node id with query_subgraph.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `search_graph_nodes`.
          *
@@ -240,6 +372,8 @@ export interface paths {
          * Explore the repository graph around a node
          * @description Returns a node of the repository's durable graph and everything within `depth` hops in both directions (1-3, default 1), at most `limit` edges (default 100). Answers {nodes: [...], edges: [{id, label, src, predicate, dst, origin_session_id}]}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `query_subgraph`.
          *
          *     Needs `read` permission on the repository.
@@ -264,6 +398,8 @@ export interface paths {
          * List this session's uploads
          * @description Lists this session's live snapshot uploads for the repository (metadata only): {uploads: [{upload_id, format, size, sha256, expires_at}]}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     Needs `write` permission on the repository.
          */
         get: operations["uploads.list"];
@@ -271,6 +407,8 @@ export interface paths {
         /**
          * Upload a snapshot archive
          * @description Stores a repository snapshot archive (tar, tar.gz or zip; the raw request body, Content-Type application/octet-stream) for this session, to be ingested with POST /api/v1/repos/{repo}/ingest {"upload_id"}. Answers {upload_id, format, size, sha256, expires_at}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -295,6 +433,8 @@ export interface paths {
          * Discard an upload
          * @description Discards one of this session's snapshot uploads before it is ingested.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     Needs `write` permission on the repository.
          */
         delete: operations["uploads.discard"];
@@ -315,6 +455,8 @@ export interface paths {
         /**
          * Ingest a repository snapshot
          * @description Queues an ingest of a repository snapshot into the repository's code graph (files and symbols as nodes, contains/imports edges), then an embedding refresh. Give exactly one of `path` (a directory under the server's allowed roots), `git_url` (an allowed host) or `upload_id` (an archive this session uploaded with POST /api/v1/repos/{repo}/uploads). Needs repository write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `submit_ingest`.
          *
@@ -340,6 +482,8 @@ export interface paths {
          * Ask about a repository
          * @description Queues an AI task over a repository: `task: "question"` with `question`, or `task: "summary"`. It retrieves from the repository's memory and this thread's session memory and answers through the configured model. Needs read permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `submit_ai_task`.
          *
          *     Needs `read` permission on the repository.
@@ -364,6 +508,8 @@ export interface paths {
          * Propose a fix
          * @description Queues a fix job: a patch proposal (unified diff) for the described problem in an ingested snapshot, checked with git apply --check and never applied. Never restarted: an interrupted fix job ends abandoned. Needs write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     Needs `write` permission on the repository.
          */
         post: operations["jobs.submit_fix"];
@@ -386,6 +532,8 @@ export interface paths {
          * Refresh repository embeddings
          * @description Queues an embedding refresh of the repository's durable nodes that lack a vector, in bounded batches. Needs write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     Needs `write` permission on the repository.
          */
         post: operations["jobs.submit_embedding_refresh"];
@@ -405,6 +553,8 @@ export interface paths {
         /**
          * Job status
          * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `get_job`.
          */
@@ -427,6 +577,8 @@ export interface paths {
         /**
          * List this thread's jobs
          * @description Lists the jobs this chat thread submitted, newest first: {jobs: [job], next_before}; pass next_before as `before` for the next page.
+         *
+         *     Runs as the registered session named in the execution headers.
          */
         get: operations["jobs.list"];
         put?: never;
@@ -449,6 +601,8 @@ export interface paths {
         /**
          * Cancel a job
          * @description Cancels a job of this chat thread: a queued one ends canceled at once, a running one is asked to stop (cancel_requested); answers 202 with the job. A job that has already finished is left as it is: 200 with the job.
+         *
+         *     Runs as the registered session named in the execution headers.
          */
         post: operations["jobs.cancel"];
         delete?: never;
@@ -467,6 +621,8 @@ export interface paths {
         /**
          * Job status events
          * @description A Server-Sent Events stream of one job of this chat thread: its current status first (`event: status`, data = the job as GET /api/v1/jobs/{id} answers it), then each change, and `event: end` after a terminal status. A reconnect (Last-Event-ID set) to a job that has already ended gets 204, which tells EventSource to stop. A stream lives a bounded time; the client reconnects.
+         *
+         *     Runs as the registered session named in the execution headers.
          */
         get: operations["jobs.events"];
         put?: never;
@@ -502,6 +658,511 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "auth.login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user's email. */
+                    email: string;
+                    /** @description The user's password. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sign in (browser) */
+            200: {
+                headers: {
+                    /** @description The `cs_session` cookie: HttpOnly, SameSite=Strict, path /. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                cs_session?: string;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    /** @description Clears `cs_session`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused or failed, with one of: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account.me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the credentials are */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                            is_platform_admin: boolean;
+                        };
+                        organization: {
+                            id: string;
+                            name: string;
+                        };
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member";
+                        /** @enum {string} */
+                        auth: "api_key" | "browser";
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "execution.register_session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The chat thread's primary session ID, chosen by the runtime: 1-128 characters of A-Z a-z 0-9 . _ : -. */
+                    session_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Register a chat thread's session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant_id: string;
+                        subject_id: string;
+                        session_id: string;
+                        parent_session_id: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Register a chat thread's session */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant_id: string;
+                        subject_id: string;
+                        session_id: string;
+                        parent_session_id: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `dashboard_session_named`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `session_claimed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "execution.revoke_session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session to revoke. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "execution.identity": {
         parameters: {
             query?: never;
@@ -531,8 +1192,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -591,12 +1306,106 @@ export interface operations {
                                 aliases?: string[];
                             };
                             score: number;
+                            /** @description Where the fact came from, as it was stored (redacted), when it was given. */
+                            source?: string;
+                            /** @description Repository memory only: the session that wrote the fact (null for records older than the field). */
+                            origin_session_id?: string | null;
                         }[];
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -655,12 +1464,106 @@ export interface operations {
                                 aliases?: string[];
                             };
                             score: number;
+                            /** @description Where the fact came from, as it was stored (redacted), when it was given. */
+                            source?: string;
+                            /** @description Repository memory only: the session that wrote the fact (null for records older than the field). */
+                            origin_session_id?: string | null;
                         }[];
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -709,8 +1612,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -776,8 +1769,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -836,8 +1901,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -871,8 +2026,98 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -917,8 +2162,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -976,8 +2311,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1022,8 +2447,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1072,8 +2587,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1130,8 +2717,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1176,8 +2835,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1230,8 +2943,100 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`, `unsupported_archive`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`, `invalid_archive`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1267,8 +3072,80 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1306,7 +3183,7 @@ export interface operations {
                     ref?: string;
                     /** @description An archive this session uploaded (POST /api/v1/repos/{repo}/uploads). */
                     upload_id?: string;
-                };
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -1323,8 +3200,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1360,8 +3327,14 @@ export interface operations {
                      */
                     task: "question" | "summary";
                     /** @description The question, for a question task. */
-                    question?: string;
-                };
+                    question?: string & (unknown & unknown);
+                } & ({
+                    /** @constant */
+                    task?: "question";
+                } | {
+                    /** @constant */
+                    task?: "summary";
+                });
             };
         };
         responses: {
@@ -1378,8 +3351,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1410,7 +3473,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description What is wrong, in plain words. */
-                    problem: string;
+                    problem: string & (unknown & unknown);
                     /** @description The snapshot directory (default: the repository's latest local ingest). */
                     path?: string;
                     /** @description Files to read, relative to the snapshot (default: chosen from repository memory). */
@@ -1432,8 +3495,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1484,8 +3637,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1548,8 +3791,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1616,8 +3913,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1710,8 +4061,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1740,7 +4163,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Job status events: text/event-stream. */
+            /** @description Job status events: text/event-stream. Each frame is `event: <type>`, an optional `id:` and `data: <JSON>`; `x-event-schema` gives each event type's object ({event, id, data}), the JSON of `data` as sent. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1756,8 +4179,62 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1771,27 +4248,32 @@ export interface operations {
 
 /** How each operation is called over HTTP (operationId → route). */
 export const ROUTES = {
-  "execution.identity": {"method":"get","path":"/api/v1/execution/identity","pathParams":[],"body":false},
-  "memory.recall.session": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/recall","pathParams":["repo"],"body":true},
-  "memory.recall.repository": {"method":"post","path":"/api/v1/repos/{repo}/memory/recall","pathParams":["repo"],"body":true},
-  "session_memory.offload": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/offload","pathParams":["repo"],"body":true},
-  "session_memory.read": {"method":"get","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false},
-  "session_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":true},
-  "session_memory.clear": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false},
-  "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true},
-  "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true},
-  "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true},
-  "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false},
-  "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false},
-  "uploads.list": {"method":"get","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":false},
-  "uploads.create": {"method":"post","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":true},
-  "uploads.discard": {"method":"delete","path":"/api/v1/repos/{repo}/uploads/{upload_id}","pathParams":["repo","upload_id"],"body":false},
-  "jobs.submit_ingest": {"method":"post","path":"/api/v1/repos/{repo}/ingest","pathParams":["repo"],"body":true},
-  "jobs.submit_ai_task": {"method":"post","path":"/api/v1/repos/{repo}/ai-tasks","pathParams":["repo"],"body":true},
-  "jobs.submit_fix": {"method":"post","path":"/api/v1/repos/{repo}/fix-jobs","pathParams":["repo"],"body":true},
-  "jobs.submit_embedding_refresh": {"method":"post","path":"/api/v1/repos/{repo}/embeddings/refresh","pathParams":["repo"],"body":true},
-  "jobs.get": {"method":"get","path":"/api/v1/jobs/{id}","pathParams":["id"],"body":false},
-  "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false},
-  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false},
-  "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false},
+  "auth.login": {"method":"post","path":"/api/v1/auth/login","pathParams":[],"body":true,"auth":"none"},
+  "auth.logout": {"method":"post","path":"/api/v1/auth/logout","pathParams":[],"body":false,"auth":"none"},
+  "account.me": {"method":"get","path":"/api/v1/me","pathParams":[],"body":false,"auth":"credential"},
+  "execution.register_session": {"method":"post","path":"/api/v1/execution/sessions","pathParams":[],"body":true,"auth":"credential"},
+  "execution.revoke_session": {"method":"delete","path":"/api/v1/execution/sessions/{id}","pathParams":["id"],"body":false,"auth":"credential"},
+  "execution.identity": {"method":"get","path":"/api/v1/execution/identity","pathParams":[],"body":false,"auth":"execution"},
+  "memory.recall.session": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/recall","pathParams":["repo"],"body":true,"auth":"execution"},
+  "memory.recall.repository": {"method":"post","path":"/api/v1/repos/{repo}/memory/recall","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.offload": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/offload","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.read": {"method":"get","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false,"auth":"execution"},
+  "session_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.clear": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false,"auth":"execution"},
+  "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false,"auth":"execution"},
+  "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false,"auth":"execution"},
+  "uploads.list": {"method":"get","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":false,"auth":"execution"},
+  "uploads.create": {"method":"post","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":true,"auth":"execution"},
+  "uploads.discard": {"method":"delete","path":"/api/v1/repos/{repo}/uploads/{upload_id}","pathParams":["repo","upload_id"],"body":false,"auth":"execution"},
+  "jobs.submit_ingest": {"method":"post","path":"/api/v1/repos/{repo}/ingest","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.submit_ai_task": {"method":"post","path":"/api/v1/repos/{repo}/ai-tasks","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.submit_fix": {"method":"post","path":"/api/v1/repos/{repo}/fix-jobs","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.submit_embedding_refresh": {"method":"post","path":"/api/v1/repos/{repo}/embeddings/refresh","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.get": {"method":"get","path":"/api/v1/jobs/{id}","pathParams":["id"],"body":false,"auth":"execution"},
+  "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false,"auth":"execution"},
+  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false,"auth":"execution"},
+  "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false,"auth":"execution"},
 } as const;
