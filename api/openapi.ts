@@ -139,7 +139,7 @@ function requestBodyOf(op: Operation, b: HttpBinding, fields: z.ZodObject): Json
     return { required: true, content };
   }
   if (b.method === "get" || Object.keys(fields.shape).length === 0) return undefined;
-  return { required: true, content: { "application/json": { schema: { ...schemaOf(fields, "input"), ...op.inputRules } } } };
+  return { required: true, content: { "application/json": { schema: { ...schemaOf(fields, "input"), ...(op.inputRules ? { allOf: [op.inputRules] } : {}) } } } };
 }
 
 function operationObject(op: Operation, b: HttpBinding): Json {
