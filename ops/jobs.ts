@@ -183,7 +183,7 @@ export const listOwnJobs = defineOperation({
   input: {
     status: z.enum(JOB_STATUSES).optional().describe("Only jobs in this status."),
     limit: z.number().int().min(1).max(MAX_JOB_LIST).default(20).describe(`At most this many jobs (1-${MAX_JOB_LIST}, default 20).`),
-    before: z.iso.datetime().optional().describe("Only jobs created before this time (the previous page's next_before)."),
+    before: z.iso.datetime({ offset: true }).optional().describe("Only jobs created before this time (the previous page's next_before)."),
   },
   output: z.object({ jobs: z.array(jobViewSchema), next_before: z.string().nullable() }),
   http: [{ method: "get", path: "/api/v1/jobs" }],

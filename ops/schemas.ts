@@ -1,12 +1,12 @@
 /** Schemas more than one operation uses: one definition, one set of bounds (core/limits.ts). */
 import { z } from "zod";
-import { idString, textString } from "../core/boundary";
+import { idString, nonBlankId, textString } from "../core/boundary";
 import { MAX_ENTITY_NAME_CHARS, MAX_RECALL_LIMIT, MAX_RECALL_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TRIPLES_PER_UPSERT } from "../core/limits";
 
 /** A repository: its id, or its name within the caller's organisation (RUN-7). */
 export const repoRef = idString().describe("The repository: its id, or its name within your organisation.");
 
-const entityName = idString(MAX_ENTITY_NAME_CHARS);
+const entityName = nonBlankId(MAX_ENTITY_NAME_CHARS);
 const entityType = z.string().regex(/^[A-Za-z0-9_.:-]{0,64}$/);
 
 export const triple = z.strictObject({

@@ -57,8 +57,11 @@ export async function venv(python: string, name: string, requirements: string, e
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.dirname(dir), { recursive: true });
   await run(python, ["-m", "venv", dir]);
-  const pip = [path.join(bin, "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input", "-r", path.join(ROOT, requirements), ...extra]] as const;
-  await run(pip[0], [...pip[1]], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 900_000 });
+  const pip = (args: string[]) =>
+    run(path.join(bin, "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input", ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 900_000 });
+  // The pinned requirements first (a local package may build with them: --no-build-isolation), then the rest.
+  await pip(["-r", path.join(ROOT, requirements)]);
+  if (extra.length > 0) await pip(extra);
   writeFileSync(stamp, want);
   return bin;
 }

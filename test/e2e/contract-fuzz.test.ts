@@ -103,10 +103,11 @@ describeWithPython(py, "contract fuzzing (Schemathesis) against a live embedded 
 
   it("every operation × every check: zero failures", { timeout: 900_000 }, async () => {
     const a = await seedAccount(db.db);
+    const other = await seedAccount(db.db, { orgId: a.orgId, repoId: a.repoId, role: "member" });
     const session = uniq("fuzz-thread");
     await registerThread(srv.url, a.apiKey, session);
     const started = Date.now();
-    const r = await runSchemathesis(bin, { CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CODESYNAPSE_SESSION_ID: session, CODESYNAPSE_REPO: a.repoName });
+    const r = await runSchemathesis(bin, { CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CODESYNAPSE_SESSION_ID: session, CODESYNAPSE_REPO: a.repoName, CODESYNAPSE_OTHER_API_KEY: other.apiKey });
     const summary = r.out.slice(Math.max(0, r.out.lastIndexOf("SUMMARY") - 200));
     console.log(`schemathesis: exit ${r.code} after ${Math.round((Date.now() - started) / 1000)} s\n${summary}`);
     expect(r.out, r.out.slice(-20_000)).toMatch(/SUMMARY/);

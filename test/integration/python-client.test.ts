@@ -35,7 +35,7 @@ const py = await probePython();
 function tree(dir: string, at = ""): Map<string, string> {
   const out = new Map<string, string>();
   for (const name of readdirSync(path.join(dir, at)).sort()) {
-    if (name === "__pycache__") continue;
+    if (name === "__pycache__" || name === ".ruff_cache") continue;
     const rel = path.join(at, name);
     if (statSync(path.join(dir, rel)).isDirectory()) for (const [k, v] of tree(dir, rel)) out.set(k, v);
     else out.set(rel, readFileSync(path.join(dir, rel), "utf8"));
@@ -68,7 +68,7 @@ describeWithPython(py, "Python client (clients/python)", () => {
     let bin: string;
 
     beforeAll(async () => {
-      bin = await venv(py.python!, "client", "clients/python/requirements.txt", ["--no-build-isolation", "-e", path.join(ROOT, "clients/python")]);
+      bin = await venv(py.python!, "client", "clients/python/requirements.txt", ["--no-build-isolation", "--no-deps", "-e", path.join(ROOT, "clients/python")]);
       db = await openTestDatabase("pglite");
       const ctx = testContext(t().db, { clock: systemClock });
       memory = buildMemoryServices(ctx.config, t().db, systemClock, ctx.logger);

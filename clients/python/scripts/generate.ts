@@ -46,6 +46,8 @@ export async function generatePythonClient(out: string = GENERATED_PACKAGE): Pro
       ["generate", "--path", doc, "--meta", "none", "--output-path", out, "--overwrite", "--config", path.join(PYTHON_CLIENT_DIR, "openapi-python-client.yaml"), "--fail-on-warning"],
       { env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` }, maxBuffer: 16 * 1024 * 1024, timeout: 300_000 },
     );
+    // ruff leaves its cache beside what it formatted: not part of the package.
+    rmSync(path.join(out, ".ruff_cache"), { recursive: true, force: true });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -3327,7 +3327,7 @@ export interface operations {
                      */
                     task: "question" | "summary";
                     /** @description The question, for a question task. */
-                    question?: string & (unknown & unknown);
+                    question?: string;
                 } & ({
                     /** @constant */
                     task?: "question";
@@ -3473,7 +3473,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description What is wrong, in plain words. */
-                    problem: string & (unknown & unknown);
+                    problem: string;
                     /** @description The snapshot directory (default: the repository's latest local ingest). */
                     path?: string;
                     /** @description Files to read, relative to the snapshot (default: chosen from repository memory). */
