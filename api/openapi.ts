@@ -84,12 +84,19 @@ function errorResponsesOf(op: Operation, b: HttpBinding): Json {
   return out;
 }
 
-/** A stream's events: one object schema per event type, its `event` name and its `data`. */
+/**
+ * A stream's events, as each frame reads: `event` its type, `id` (optional), and `data` the JSON
+ * text of that type's object (`contentMediaType`/`contentSchema` say what it parses to).
+ */
 function eventsSchemaOf(b: HttpBinding): Json {
   const each = Object.entries(b.events ?? {}).map(([event, data]) => ({
     type: "object",
     required: ["event", "data"],
-    properties: { event: { const: event }, id: { type: "string" }, data: schemaOf(data, "output") },
+    properties: {
+      event: { const: event },
+      id: { type: "string" },
+      data: { type: "string", contentMediaType: "application/json", contentSchema: schemaOf(data, "output") },
+    },
     ...described(data),
   }));
   return { oneOf: each };
@@ -102,8 +109,8 @@ function responsesOf(op: Operation, b: HttpBinding): Json {
       "200": {
         description:
           `${op.title}: text/event-stream. Each frame is \`event: <type>\`, an optional \`id:\` and \`data: <JSON>\`; ` +
-          "`x-event-schema` gives each event type's object ({event, id, data}), the JSON of `data` as sent.",
-        content: { "text/event-stream": { schema: { type: "string" }, "x-event-schema": eventsSchemaOf(b) } },
+          "The schema is one event's: its type, its id and its data (the JSON text of that type's object).",
+        content: { "text/event-stream": { schema: eventsSchemaOf(b) } },
       },
       "204": { description: "Nothing more will come (a reconnect to a job that has ended)." },
     };
@@ -139,7 +146,9 @@ function requestBodyOf(op: Operation, b: HttpBinding, fields: z.ZodObject): Json
     return { required: true, content };
   }
   if (b.method === "get" || Object.keys(fields.shape).length === 0) return undefined;
-  return { required: true, content: { "application/json": { schema: { ...schemaOf(fields, "input"), ...(op.inputRules ? { allOf: [op.inputRules] } : {}) } } } };
+  // A body whose every field is optional may be left out (the route reads none as {}).
+  const required = Object.values(fields.shape).some((f) => !(f as z.ZodType).safeParse(undefined).success);
+  return { required, content: { "application/json": { schema: { ...schemaOf(fields, "input"), ...(op.inputRules ? { allOf: [op.inputRules] } : {}) } } } };
 }
 
 function operationObject(op: Operation, b: HttpBinding): Json {

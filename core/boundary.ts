@@ -23,7 +23,9 @@ import { MAX_ID_CHARS, MAX_JSON_DEPTH } from "./limits";
  * The two rules as one regular expression each (unicode mode: a well-formed surrogate pair is one
  * code point outside U+D800-U+DFFF, a lone surrogate is inside it).
  */
+// eslint-disable-next-line no-control-regex
 const SAFE_ID = /^[^\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]*$/u;
+// eslint-disable-next-line no-control-regex
 const SAFE_TEXT = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]*$/u;
 
 /**

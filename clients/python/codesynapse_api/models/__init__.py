@@ -23,6 +23,8 @@ from .jobs_cancel_response_202 import JobsCancelResponse202
 from .jobs_cancel_response_202_pool import JobsCancelResponse202Pool
 from .jobs_cancel_response_202_progress_type_0 import JobsCancelResponse202ProgressType0
 from .jobs_cancel_response_202_status import JobsCancelResponse202Status
+from .jobs_events_response_200_type_0 import JobsEventsResponse200Type0
+from .jobs_events_response_200_type_1 import JobsEventsResponse200Type1
 from .jobs_get_response_200 import JobsGetResponse200
 from .jobs_get_response_200_pool import JobsGetResponse200Pool
 from .jobs_get_response_200_progress_type_0 import JobsGetResponse200ProgressType0
@@ -150,6 +152,8 @@ __all__ = (
     "JobsCancelResponse202Pool",
     "JobsCancelResponse202ProgressType0",
     "JobsCancelResponse202Status",
+    "JobsEventsResponse200Type0",
+    "JobsEventsResponse200Type1",
     "JobsGetResponse200",
     "JobsGetResponse200Pool",
     "JobsGetResponse200ProgressType0",

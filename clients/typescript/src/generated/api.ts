@@ -2427,7 +2427,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     batch?: number;
@@ -3172,7 +3172,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description A directory under the server's allowed roots. */
@@ -3613,7 +3613,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Nodes per batch (1-256). */
@@ -4163,13 +4163,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Job status events: text/event-stream. Each frame is `event: <type>`, an optional `id:` and `data: <JSON>`; `x-event-schema` gives each event type's object ({event, id, data}), the JSON of `data` as sent. */
+            /** @description Job status events: text/event-stream. Each frame is `event: <type>`, an optional `id:` and `data: <JSON>`; The schema is one event's: its type, its id and its data (the JSON text of that type's object). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "status";
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "end";
+                        id?: string;
+                        data: string;
+                    };
                 };
             };
             /** @description Nothing more will come (a reconnect to a job that has ended). */

@@ -7,6 +7,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.jobs_events_response_200_type_0 import JobsEventsResponse200Type0
+from ...models.jobs_events_response_200_type_1 import JobsEventsResponse200Type1
 from ...types import UNSET, Response, Unset
 
 
@@ -38,9 +40,28 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | Error | str | None:
+) -> Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1 | None:
     if response.status_code == 200:
-        response_200 = response.text
+
+        def _parse_response_200(
+            data: object,
+        ) -> JobsEventsResponse200Type0 | JobsEventsResponse200Type1:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_0 = JobsEventsResponse200Type0.from_dict(data)
+
+                return response_200_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_200_type_1 = JobsEventsResponse200Type1.from_dict(data)
+
+            return response_200_type_1
+
+        response_200 = _parse_response_200(response.text)
+
         return response_200
 
     if response.status_code == 204:
@@ -90,7 +111,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | Error | str]:
+) -> Response[Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +127,7 @@ def sync_detailed(
     last_event_id: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Response[Any | Error | str]:
+) -> Response[Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1]:
     """Job status events
 
      A Server-Sent Events stream of one job of this chat thread: its current status first (`event:
@@ -127,7 +148,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error | str]
+        Response[Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1]
     """
 
     kwargs = _get_kwargs(
@@ -151,7 +172,7 @@ def sync(
     last_event_id: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Any | Error | str | None:
+) -> Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1 | None:
     """Job status events
 
      A Server-Sent Events stream of one job of this chat thread: its current status first (`event:
@@ -172,7 +193,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error | str
+        Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1
     """
 
     return sync_detailed(
@@ -191,7 +212,7 @@ async def asyncio_detailed(
     last_event_id: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Response[Any | Error | str]:
+) -> Response[Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1]:
     """Job status events
 
      A Server-Sent Events stream of one job of this chat thread: its current status first (`event:
@@ -212,7 +233,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error | str]
+        Response[Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1]
     """
 
     kwargs = _get_kwargs(
@@ -234,7 +255,7 @@ async def asyncio(
     last_event_id: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Any | Error | str | None:
+) -> Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1 | None:
     """Job status events
 
      A Server-Sent Events stream of one job of this chat thread: its current status first (`event:
@@ -255,7 +276,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error | str
+        Any | Error | JobsEventsResponse200Type0 | JobsEventsResponse200Type1
     """
 
     return (

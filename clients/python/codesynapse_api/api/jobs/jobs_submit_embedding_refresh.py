@@ -17,7 +17,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     repo: str,
     *,
-    body: JobsSubmitEmbeddingRefreshBody,
+    body: JobsSubmitEmbeddingRefreshBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -37,7 +37,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -129,7 +130,7 @@ def sync_detailed(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitEmbeddingRefreshBody,
+    body: JobsSubmitEmbeddingRefreshBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -152,7 +153,7 @@ def sync_detailed(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitEmbeddingRefreshBody):
+        body (JobsSubmitEmbeddingRefreshBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,7 +182,7 @@ def sync(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitEmbeddingRefreshBody,
+    body: JobsSubmitEmbeddingRefreshBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -204,7 +205,7 @@ def sync(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitEmbeddingRefreshBody):
+        body (JobsSubmitEmbeddingRefreshBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,7 +229,7 @@ async def asyncio_detailed(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitEmbeddingRefreshBody,
+    body: JobsSubmitEmbeddingRefreshBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -251,7 +252,7 @@ async def asyncio_detailed(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitEmbeddingRefreshBody):
+        body (JobsSubmitEmbeddingRefreshBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -278,7 +279,7 @@ async def asyncio(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitEmbeddingRefreshBody,
+    body: JobsSubmitEmbeddingRefreshBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -301,7 +302,7 @@ async def asyncio(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitEmbeddingRefreshBody):
+        body (JobsSubmitEmbeddingRefreshBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     repo: str,
     *,
-    body: JobsSubmitIngestBody,
+    body: JobsSubmitIngestBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -35,7 +35,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -127,7 +128,7 @@ def sync_detailed(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitIngestBody,
+    body: JobsSubmitIngestBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -154,7 +155,7 @@ def sync_detailed(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitIngestBody):
+        body (JobsSubmitIngestBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,7 +184,7 @@ def sync(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitIngestBody,
+    body: JobsSubmitIngestBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -210,7 +211,7 @@ def sync(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitIngestBody):
+        body (JobsSubmitIngestBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -234,7 +235,7 @@ async def asyncio_detailed(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitIngestBody,
+    body: JobsSubmitIngestBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -261,7 +262,7 @@ async def asyncio_detailed(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitIngestBody):
+        body (JobsSubmitIngestBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -288,7 +289,7 @@ async def asyncio(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: JobsSubmitIngestBody,
+    body: JobsSubmitIngestBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
@@ -315,7 +316,7 @@ async def asyncio(
             other arguments is refused (idempotency_key_reused).
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (JobsSubmitIngestBody):
+        body (JobsSubmitIngestBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

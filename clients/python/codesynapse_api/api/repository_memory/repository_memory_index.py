@@ -11,13 +11,13 @@ from ...models.repository_memory_index_body import RepositoryMemoryIndexBody
 from ...models.repository_memory_index_response_200 import (
     RepositoryMemoryIndexResponse200,
 )
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     repo: str,
     *,
-    body: RepositoryMemoryIndexBody,
+    body: RepositoryMemoryIndexBody | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> dict[str, Any]:
@@ -33,7 +33,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -125,7 +126,7 @@ def sync_detailed(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RepositoryMemoryIndexBody,
+    body: RepositoryMemoryIndexBody | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | RepositoryMemoryIndexResponse200]:
@@ -142,7 +143,7 @@ def sync_detailed(
         repo (str): The repository: its id, or its name within your organisation.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (RepositoryMemoryIndexBody):
+        body (RepositoryMemoryIndexBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,7 +171,7 @@ def sync(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RepositoryMemoryIndexBody,
+    body: RepositoryMemoryIndexBody | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | RepositoryMemoryIndexResponse200 | None:
@@ -187,7 +188,7 @@ def sync(
         repo (str): The repository: its id, or its name within your organisation.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (RepositoryMemoryIndexBody):
+        body (RepositoryMemoryIndexBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -210,7 +211,7 @@ async def asyncio_detailed(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RepositoryMemoryIndexBody,
+    body: RepositoryMemoryIndexBody | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | RepositoryMemoryIndexResponse200]:
@@ -227,7 +228,7 @@ async def asyncio_detailed(
         repo (str): The repository: its id, or its name within your organisation.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (RepositoryMemoryIndexBody):
+        body (RepositoryMemoryIndexBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,7 +254,7 @@ async def asyncio(
     repo: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RepositoryMemoryIndexBody,
+    body: RepositoryMemoryIndexBody | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | RepositoryMemoryIndexResponse200 | None:
@@ -270,7 +271,7 @@ async def asyncio(
         repo (str): The repository: its id, or its name within your organisation.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
-        body (RepositoryMemoryIndexBody):
+        body (RepositoryMemoryIndexBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
