@@ -81,10 +81,20 @@ function inputOf(b: HttpBinding, sent: Record<string, unknown>, req: Request): R
   for (const p of pathFields(b)) input[p.field] = req.params[p.wire];
   for (const [field, header] of Object.entries(b.fromHeaders ?? {})) if (req.headers[header] !== undefined) input[field] = req.headers[header];
   for (const [field, cookie] of Object.entries(b.fromCookies ?? {})) {
-    const v = readCookie(req, cookie);
+    // As sent (a value that does not percent-decode is still a value the schema judges, not "none").
+    const v = readCookie(req, cookie) ?? rawCookie(req, cookie);
     if (v !== undefined) input[field] = v;
   }
   return { ...input, ...b.fixed };
+}
+
+/** A cookie's value as sent, without percent-decoding. */
+function rawCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
 }
 
 /** The HTTP answer of a JSON operation: its status, its `toHeaders` fields as headers, its cookie, the rest as the body. */
@@ -235,7 +245,9 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
         ...guardOf(ctx, op, b),
         ...gate,
         route(async (req, res) => {
-          const sent = raw ? {} : b.method === "get" ? fromQuery(fields, req.query) : (req.body ?? {});
+          // No body is {}; a JSON `null` body is a body of the wrong type, refused by the schema.
+          const sent = raw ? {} : b.method === "get" ? fromQuery(fields, req.query) : req.body === undefined ? {} : req.body;
+          if (sent === null) parseWith(fields, [], "(body)");
           parseWith(fields, sent, b.method === "get" ? "(query)" : "(body)");
           const input = parseWith(schema, inputOf(b, sent as Record<string, unknown>, req)) as Record<string, unknown>;
           if (authOf(op) !== "execution") {
