@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".codesynapse/", "test/services/", "coverage/", "dist/", "test/artifacts/"] },
+  { ignores: ["node_modules/", ".codesynapse/", "test/services/", "coverage/", "dist/", "test/artifacts/", ".venv/", ".schemathesis/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

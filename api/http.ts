@@ -13,7 +13,9 @@ import type { RateLimits } from "../core/rate-limit";
 import type { AppContext } from "./context";
 import { fromBodyParser, JSON_TYPES, notJson } from "./body-errors";
 
-export const SESSION_COOKIE = "cs_session";
+/** The sign-in cookie; signing in and out are catalog operations (ops/control.ts). */
+export { SESSION_COOKIE } from "../ops/control";
+import { SESSION_COOKIE } from "../ops/control";
 export const ORG_HEADER = "x-codesynapse-org";
 
 declare module "express-serve-static-core" {

@@ -3,15 +3,22 @@
  * (ops/catalog.ts) — the same schemas the REST mounter validates with
  * (api/operations.ts), so the reference cannot drift from the routes. Served at
  * GET /api/openapi.json. JSON Schema comes from zod's own `z.toJSONSchema`
- * (draft 2020-12, the dialect OpenAPI 3.1 uses); rules JSON Schema cannot say
- * (the boundary rule's refinements) are described in prose.
+ * (draft 2020-12, the dialect OpenAPI 3.1 uses). It says what the server
+ * enforces: the boundary rule as a `pattern` on every ID, name and text field
+ * (core/boundary.ts), the rules across fields (`inputRules`: oneOf, …), the
+ * headers' real shapes, each event of a stream, and every error status a route
+ * can answer with (api/openapi-errors.ts); there is no catch-all `default`.
+ * Each operation's auth kind decides its security and whether it takes the
+ * execution headers (ops/operation.ts).
  */
 import { Router } from "express";
 import { z } from "zod";
 import { ERRORS } from "../core/errors";
+import { ID_PATTERN } from "../core/execution/identity";
 import { CATALOG } from "../ops/catalog";
-import type { HttpBinding, Operation } from "../ops/operation";
+import { authOf, type HttpBinding, type Operation } from "../ops/operation";
 import { clientFields, pathFields } from "./operations";
+import { errorStatusesOf } from "./openapi-errors";
 import { PARENT_HEADER, SESSION_HEADER } from "./execution";
 import { MCP_SERVER_VERSION } from "./mcp/server";
 import { RAW_BODIES } from "./raw-body";
@@ -57,20 +64,54 @@ const SESSION_PARAMS = [SESSION_HEADER, PARENT_HEADER].map((name) => ({
   in: "header",
   required: true,
   description: "The registered primary session of the chat thread; both headers carry the same value (HTTP-1).",
-  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+  schema: { type: "string", pattern: ID_PATTERN.source },
 }));
 
 function described(schema: z.ZodType): Json {
   return schema.description ? { description: schema.description } : {};
 }
 
-const ERROR_RESPONSE = { description: "A refusal or failure with a stable code.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+/** The error responses of a binding: one per status it can answer with, naming its codes. */
+function errorResponsesOf(op: Operation, b: HttpBinding): Json {
+  const out: Json = {};
+  for (const [status, codes] of errorStatusesOf(op, b)) {
+    out[String(status)] = {
+      description: `Refused or failed, with one of: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+      ...(status === 429 ? { headers: { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "string", pattern: "^[0-9]+$" } } } } : {}),
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  return out;
+}
+
+/**
+ * A stream's events, as each frame reads: `event` its type, `id` (optional), and `data` the JSON
+ * text of that type's object (`contentMediaType`/`contentSchema` say what it parses to).
+ */
+function eventsSchemaOf(b: HttpBinding): Json {
+  const each = Object.entries(b.events ?? {}).map(([event, data]) => ({
+    type: "object",
+    required: ["event", "data"],
+    properties: {
+      event: { const: event },
+      id: { type: "string" },
+      data: { type: "string", contentMediaType: "application/json", contentSchema: schemaOf(data, "output") },
+    },
+    ...described(data),
+  }));
+  return { oneOf: each };
+}
 
 /** The success responses of a binding: its status (and `otherStatus`), JSON, an event stream, or no body. */
 function responsesOf(op: Operation, b: HttpBinding): Json {
   if (b.stream) {
     return {
-      "200": { description: `${op.title}: text/event-stream.`, content: { "text/event-stream": { schema: { type: "string" } } } },
+      "200": {
+        description:
+          `${op.title}: text/event-stream. Each frame is \`event: <type>\`, an optional \`id:\` and \`data: <JSON>\`; ` +
+          "The schema is one event's: its type, its id and its data (the JSON text of that type's object).",
+        content: { "text/event-stream": { schema: eventsSchemaOf(b) } },
+      },
       "204": { description: "Nothing more will come (a reconnect to a job that has ended)." },
     };
   }
@@ -78,13 +119,18 @@ function responsesOf(op: Operation, b: HttpBinding): Json {
   const out: Json = {};
   for (const status of statuses) {
     if (op.output === null) {
-      out[String(status)] = { description: "Done; no body." };
+      out[String(status)] = {
+        description: "Done; no body.",
+        ...(b.clearCookie ? { headers: { "Set-Cookie": { description: `Clears \`${b.clearCookie}\`.`, schema: { type: "string" } } } } : {}),
+      };
       continue;
     }
-    const shown = b.toHeaders ? (op.output as z.ZodObject).omit(Object.fromEntries(Object.keys(b.toHeaders).map((k) => [k, true])) as never) : op.output;
-    const headers = Object.fromEntries(
+    const notInBody = [...Object.keys(b.toHeaders ?? {}), ...(b.setCookie ? [b.setCookie.value] : [])];
+    const shown = notInBody.length > 0 ? (op.output as z.ZodObject).omit(Object.fromEntries(notInBody.map((k) => [k, true])) as never) : op.output;
+    const headers: Json = Object.fromEntries(
       Object.entries(b.toHeaders ?? {}).map(([field, header]) => [headerName(header), { schema: schemaOf((op.output as z.ZodObject).shape[field] as z.ZodType, "output"), description: `Set when \`${field}\` is.` }]),
     );
+    if (b.setCookie) headers["Set-Cookie"] = { description: `The \`${b.setCookie.name}\` cookie: HttpOnly, SameSite=Strict, path /.`, schema: { type: "string" } };
     out[String(status)] = {
       description: op.title,
       content: { "application/json": { schema: schemaOf(shown, "output") } },
@@ -94,13 +140,15 @@ function responsesOf(op: Operation, b: HttpBinding): Json {
   return out;
 }
 
-function requestBodyOf(b: HttpBinding, fields: z.ZodObject): Json | undefined {
+function requestBodyOf(op: Operation, b: HttpBinding, fields: z.ZodObject): Json | undefined {
   if (b.raw) {
     const content = Object.fromEntries(RAW_BODIES[b.raw].types.map((t) => [t, { schema: { type: "string", contentMediaType: t } }]));
     return { required: true, content };
   }
   if (b.method === "get" || Object.keys(fields.shape).length === 0) return undefined;
-  return { required: true, content: { "application/json": { schema: schemaOf(fields, "input") } } };
+  // A body whose every field is optional may be left out (the route reads none as {}).
+  const required = Object.values(fields.shape).some((f) => !(f as z.ZodType).safeParse(undefined).success);
+  return { required, content: { "application/json": { schema: { ...schemaOf(fields, "input"), ...(op.inputRules ? { allOf: [op.inputRules] } : {}) } } } };
 }
 
 function operationObject(op: Operation, b: HttpBinding): Json {
@@ -122,16 +170,30 @@ function operationObject(op: Operation, b: HttpBinding): Json {
     const s = op.input[field] as z.ZodType;
     parameters.push({ name: headerName(header), in: "header", required: false, schema: schemaOf(s, "input"), ...described(s) });
   }
-  parameters.push(...SESSION_PARAMS);
-  const body = requestBodyOf(b, fields);
+  for (const [field, cookie] of Object.entries(b.fromCookies ?? {})) {
+    const s = op.input[field] as z.ZodType;
+    parameters.push({ name: cookie, in: "cookie", required: false, schema: schemaOf(s, "input"), ...described(s) });
+  }
+  const kind = authOf(op);
+  if (kind === "execution") parameters.push(...SESSION_PARAMS);
+  const body = requestBodyOf(op, b, fields);
+  const needs =
+    kind === "execution"
+      ? "Runs as the registered session named in the execution headers."
+      : kind === "credential"
+        ? "Needs an API key or a browser sign-in; no execution session."
+        : "Needs no credentials.";
   return {
     operationId: operationId(op, b),
     summary: b.title ?? op.title,
-    description: op.description + (op.mcp ? `\n\nMCP tool: \`${op.mcp.tool}\`.` : "") + (op.level ? `\n\nNeeds \`${op.level}\` permission on the repository.` : ""),
+    description:
+      op.description + `\n\n${needs}` + (op.mcp ? `\n\nMCP tool: \`${op.mcp.tool}\`.` : "") + (op.level ? `\n\nNeeds \`${op.level}\` permission on the repository.` : ""),
     tags: [op.name.split(".")[0]],
-    parameters,
+    ...(kind === "none" ? { security: [] } : {}),
+    "x-codesynapse-auth": kind,
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
-    responses: { ...responsesOf(op, b), default: ERROR_RESPONSE },
+    responses: { ...responsesOf(op, b), ...errorResponsesOf(op, b) },
   };
 }
 
@@ -149,8 +211,10 @@ export function openApiDocument(catalog: readonly Operation[] = CATALOG): Json {
       title: "CodeSynapse execution platform",
       version: MCP_SERVER_VERSION,
       description:
-        "Every operation runs as the execution identity of one registered chat-thread session: authenticate with an API key " +
-        "(`Authorization: Bearer csk_…`) or a browser sign-in, and name the session in both execution headers.",
+        "A runtime's whole life: authenticate with an API key (`Authorization: Bearer csk_…`) or a browser sign-in, register its " +
+        "chat thread's session (`execution.register_session`), run every other operation as that session by naming it in both " +
+        "execution headers, and revoke it (`execution.revoke_session`). `x-codesynapse-auth` on each operation says which it needs: " +
+        "`execution` (credentials and the session), `credential` (credentials only) or `none`.",
     },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { signIn: [] }],

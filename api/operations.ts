@@ -1,7 +1,8 @@
 /**
  * The REST mounter: every HTTP binding of every catalog operation
- * (ops/catalog.ts) becomes one route behind the execution boundary
- * (requireExecution). The route's input is its path parameters, its query
+ * (ops/catalog.ts) becomes one route behind the guard its auth kind names
+ * (ops/operation.ts): the execution boundary (requireExecution), credentials
+ * alone (requireActor), or nothing. The route's input is its path parameters, its query
  * (GET) or JSON body (otherwise) — under the binding's wire names (`rename`)
  * —, the request headers it names (`fromHeaders`) and the binding's fixed
  * fields, validated by the operation's own schema (strict: a field the route
@@ -10,19 +11,23 @@
  * answer is the binding's status (or the one `run` chose among
  * `otherStatus`), its `toHeaders` fields as response headers. Two binding
  * kinds are not JSON: `raw` (the body is bytes, api/raw-body.ts) and `stream`
- * (Server-Sent Events, api/sse.ts). The MCP mounter
- * (api/mcp/tools/operations.ts) does the same from tool arguments.
+ * (Server-Sent Events, api/sse.ts). Every answer passes the operation's
+ * output schema first (api/output-check.ts): a field the schema lacks never
+ * leaves unnoticed. The MCP mounter (api/mcp/tools/operations.ts) does the
+ * same from tool arguments, through the same `runOperation`.
  */
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import { authorize, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
 import type { Identity } from "../core/execution/identity";
-import { inputSchemaOf, WithStatus, type EventStream, type HttpBinding, type Operation, type OpServices } from "../ops/operation";
+import { authOf, inputSchemaOf, WithStatus, type EventStream, type HttpBinding, type Operation, type OpServices } from "../ops/operation";
 import { CATALOG } from "../ops/catalog";
 import type { AppContext } from "./context";
 import { executionOf, principalOf, requireExecution, type RepoAsk, type ResolvedRepo } from "./execution";
-import { parseWith, route } from "./http";
+import { requireActor } from "./auth";
+import { actorOf, clientIp, parseWith, readCookie, route } from "./http";
+import { conformOutput, type OutputCheck } from "./output-check";
 import { checkRaw, RAW_BODIES, rawReader } from "./raw-body";
 import { sendEvents } from "./sse";
 
@@ -43,7 +48,7 @@ export function pathFields(b: HttpBinding): Array<{ wire: string; field: string 
  */
 export function clientFields(op: Operation, b: HttpBinding): z.ZodObject {
   if (b.raw) return z.strictObject({});
-  const omit = new Set([...pathFields(b).map((p) => p.field), ...Object.keys(b.fixed ?? {}), ...Object.keys(b.fromHeaders ?? {})]);
+  const omit = new Set([...pathFields(b).map((p) => p.field), ...Object.keys(b.fixed ?? {}), ...Object.keys(b.fromHeaders ?? {}), ...Object.keys(b.fromCookies ?? {})]);
   return z.strictObject(Object.fromEntries(Object.entries(op.input).filter(([k]) => !omit.has(k)).map(([k, s]) => [b.rename?.[k] ?? k, s])));
 }
 
@@ -75,28 +80,73 @@ function inputOf(b: HttpBinding, sent: Record<string, unknown>, req: Request): R
   }
   for (const p of pathFields(b)) input[p.field] = req.params[p.wire];
   for (const [field, header] of Object.entries(b.fromHeaders ?? {})) if (req.headers[header] !== undefined) input[field] = req.headers[header];
+  for (const [field, cookie] of Object.entries(b.fromCookies ?? {})) {
+    // As sent (a value that does not percent-decode is still a value the schema judges, not "none").
+    const v = readCookie(req, cookie) ?? rawCookie(req, cookie);
+    if (v !== undefined) input[field] = v;
+  }
   return { ...input, ...b.fixed };
 }
 
-/** The HTTP answer of a JSON operation: its status, its `toHeaders` fields as headers, the rest as the body. */
-function reply(res: Response, op: Operation, b: HttpBinding, out: unknown): void {
+/** A cookie's value as sent, without percent-decoding. */
+function rawCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The HTTP answer of a JSON operation: its status, its `toHeaders` fields as headers, its cookie, the rest as the body. */
+function reply(ctx: AppContext, res: Response, op: Operation, b: HttpBinding, out: unknown): void {
   let status = b.status ?? (op.output === null ? 204 : 200);
   let body = out;
   if (out instanceof WithStatus) [status, body] = [out.status, out.body];
   if (res.writableEnded) return; // the client went away while the operation waited
+  if (b.clearCookie) res.clearCookie(b.clearCookie, cookieOptions(ctx));
   if (op.output === null) {
     res.status(status).end();
     return;
   }
-  if (b.toHeaders && body && typeof body === "object") {
+  if (body && typeof body === "object") {
     const rest: Record<string, unknown> = { ...body };
-    for (const [field, header] of Object.entries(b.toHeaders)) {
+    for (const [field, header] of Object.entries(b.toHeaders ?? {})) {
       if (rest[field] !== undefined) res.setHeader(header, String(rest[field]));
       delete rest[field];
+    }
+    if (b.setCookie) {
+      const { name, value, expires } = b.setCookie;
+      res.cookie(name, String(rest[value]), { ...cookieOptions(ctx), expires: new Date(String(rest[expires])) });
+      delete rest[value];
     }
     body = rest;
   }
   res.status(status).json(body);
+}
+
+/** The sign-in cookie's attributes: HttpOnly, SameSite=Strict, path /, Secure per COOKIE_SECURE. */
+function cookieOptions(ctx: AppContext) {
+  return { httpOnly: true, sameSite: "strict" as const, secure: ctx.config.COOKIE_SECURE, path: "/" };
+}
+
+/** How answers are checked against their output schemas in this app (api/output-check.ts). */
+export function outputCheckOf(ctx: OpServices & Pick<AppContext, "jobMetrics">): OutputCheck {
+  return { mode: ctx.config.OUTPUT_SCHEMA_MISMATCH, logger: ctx.logger, registry: ctx.jobMetrics?.registry };
+}
+
+/**
+ * A JSON answer as it may leave (api/output-check.ts): through the operation's output schema,
+ * whichever mounter sends it. Streams are checked per event by the REST mounter; null is "no body".
+ */
+export function conformAnswer(op: Operation, out: unknown, services: OpServices): unknown {
+  if (op.output === null || out === null || out === undefined || isEventStream(out)) return out;
+  const check = outputCheckOf(services);
+  if (out instanceof WithStatus) return new WithStatus(out.status, conformOutput(op.name, op.output, out.body, check));
+  return conformOutput(op.name, op.output, out, check);
+}
+
+function isEventStream(out: unknown): out is EventStream {
+  return typeof out === "object" && out !== null && "events" in out && "heartbeatMs" in out;
 }
 
 /** Who the boundary resolved for one call: its identity and binding deadline, its principal, its AbortSignal, the repository it named. */
@@ -137,7 +187,8 @@ export async function runOperation(op: Operation, input: Record<string, unknown>
     repo = held ?? (await authorize(services.db, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
   }
   const auth = { identity: who.identity, expiresAt: who.expiresAt, ...(repo ? { repo } : {}) };
-  return op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body }, input as never);
+  const out = await op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body }, input as never);
+  return conformAnswer(op, out, services);
 }
 
 /** Where a route's `repo` comes from: its path, the binding's fixed fields, else its query or JSON body. */
@@ -147,6 +198,30 @@ function routeRepoOf(op: Operation, b: HttpBinding): ((req: Request) => RepoAsk 
     const sent = b.raw ? undefined : b.method === "get" ? req.query : (req.body as Record<string, unknown> | undefined);
     return repoAskOf(op, req.params.repo ?? b.fixed?.repo ?? sent?.[b.rename?.repo ?? "repo"]);
   };
+}
+
+/** The guard in front of a route, by the operation's auth kind. */
+function guardOf(ctx: AppContext, op: Operation, b: HttpBinding): RequestHandler[] {
+  switch (authOf(op)) {
+    case "execution":
+      return [requireExecution(ctx, routeRepoOf(op, b))];
+    case "credential":
+      return [requireActor(ctx)];
+    case "none":
+      return [];
+  }
+}
+
+/** Runs a control-plane operation (credential or none): no execution session, no repository. */
+async function runControl(ctx: AppContext, op: Operation, input: Record<string, unknown>, req: Request, res: Response): Promise<unknown> {
+  const abort = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const base = { services: ctx, signal: abort.signal, clientIp: clientIp(req) };
+  const actor = authOf(op) === "credential" ? actorOf(req) : undefined;
+  const out = await op.run((actor ? { ...base, actor, principal: principalOf(actor) } : base) as never, input as never);
+  return conformAnswer(op, out, ctx);
 }
 
 export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] = CATALOG): Router {
@@ -167,12 +242,18 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
         : [];
       r[b.method](
         b.path,
-        requireExecution(ctx, routeRepoOf(op, b)),
+        ...guardOf(ctx, op, b),
         ...gate,
         route(async (req, res) => {
-          const sent = raw ? {} : b.method === "get" ? fromQuery(fields, req.query) : (req.body ?? {});
+          // No body is {}; a JSON `null` body is a body of the wrong type, refused by the schema.
+          const sent = raw ? {} : b.method === "get" ? fromQuery(fields, req.query) : req.body === undefined ? {} : req.body;
+          if (sent === null) parseWith(fields, [], "(body)");
           parseWith(fields, sent, b.method === "get" ? "(query)" : "(body)");
           const input = parseWith(schema, inputOf(b, sent as Record<string, unknown>, req)) as Record<string, unknown>;
+          if (authOf(op) !== "execution") {
+            reply(ctx, res, op, b, await runControl(ctx, op, input, req, res));
+            return;
+          }
           const ex = executionOf(req);
           // A stream ends when its response does (api/sse.ts), not only when the client goes away.
           const ended = b.stream ? new AbortController() : undefined;
@@ -185,12 +266,26 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
             body: raw ? rawReader(raw, ctx.config, req, res) : undefined,
           };
           const out = await runOperation(op, input, who, ctx);
-          if (!ended) reply(res, op, b, out);
+          if (!ended) reply(ctx, res, op, b, out);
           else if (out === null) res.status(204).end();
-          else await sendEvents(res, out as EventStream, ended);
+          else await sendEvents(res, checkedEvents(ctx, op, b, out as EventStream), ended);
         }),
       );
     }
   }
   return r;
+}
+
+/** A stream whose every event's data passes the binding's schema for its type (api/output-check.ts). */
+function checkedEvents(ctx: AppContext, op: Operation, b: HttpBinding, stream: EventStream): EventStream {
+  const schemas = b.events ?? {};
+  const check = outputCheckOf(ctx);
+  async function* events() {
+    for await (const e of stream.events) {
+      const schema = schemas[e.event];
+      if (!schema) throw new AppError("internal", { cause: new Error(`${op.name}: an event type the binding does not declare`) });
+      yield { ...e, data: conformOutput(`${op.name}:${e.event}`, schema, e.data, check) };
+    }
+  }
+  return { ...stream, events: events() };
 }

@@ -19,11 +19,32 @@
 import { z } from "zod";
 import { MAX_ID_CHARS, MAX_JSON_DEPTH } from "./limits";
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * The two rules as one regular expression each (unicode mode: a well-formed surrogate pair is one
+ * code point outside U+D800-U+DFFF, a lone surrogate is inside it).
+ */
 // eslint-disable-next-line no-control-regex
-const ID_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+const SAFE_ID = /^[^\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]*$/u;
 // eslint-disable-next-line no-control-regex
-const TEXT_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const SAFE_TEXT = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]*$/u;
+
+/**
+ * The same rules as the `pattern` the OpenAPI document gives every ID, name and text field, so a
+ * client, a generator or a fuzzer knows what the server applies. The surrogate range is left out
+ * of them: a JSON text in UTF-8 cannot carry a lone surrogate but as a `\uD800` escape, JSON
+ * Schema validators (and the regex engines of some) do not accept surrogates in a pattern, and
+ * the server refuses one all the same.
+ */
+export const SAFE_ID_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$";
+export const SAFE_TEXT_PATTERN = "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$";
+
+/** White space as JavaScript's trim counts it, control characters aside: what a blank text is made of. */
+const BLANK = "\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF";
+/** Text under the text rule with at least one character that is neither white space nor a control character. */
+export const NON_BLANK_TEXT_PATTERN =
+  "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*" +
+  `[^\\u0000-\\u001F\\u007F-\\u009F${BLANK}]` +
+  "[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$";
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -32,22 +53,41 @@ export const UNSAFE_STRING_MESSAGE = "must not contain control characters or unp
 
 /** True when `s` may be an ID, a name or a ref (no control character, well-formed UTF-16). */
 export function isSafeId(s: string): boolean {
-  return !ID_CONTROL.test(s) && !LONE_SURROGATE.test(s);
+  return SAFE_ID.test(s);
 }
 
 /** True when `s` may be free text (tab, line feed and carriage return allowed). */
 export function isSafeText(s: string): boolean {
-  return !TEXT_CONTROL.test(s) && !LONE_SURROGATE.test(s);
+  return SAFE_TEXT.test(s);
 }
 
 /** An ID, name or ref field: 1..max characters under the id rule. */
 export function idString(max: number = MAX_ID_CHARS) {
-  return z.string().min(1).max(max).refine(isSafeId, { message: UNSAFE_STRING_MESSAGE });
+  return z.string().min(1).max(max).regex(SAFE_ID, { message: UNSAFE_STRING_MESSAGE }).meta({ pattern: SAFE_ID_PATTERN });
 }
 
 /** A free-text field: at most max characters under the text rule (add .min(1) where empty is refused). */
 export function textString(max: number) {
-  return z.string().max(max).refine(isSafeText, { message: UNSAFE_STRING_MESSAGE });
+  return z.string().max(max).regex(SAFE_TEXT, { message: UNSAFE_STRING_MESSAGE }).meta({ pattern: SAFE_TEXT_PATTERN });
+}
+
+/** An ID-rule string with at least one character that is not white space (names are trimmed where they are stored). */
+export const NON_BLANK_ID_PATTERN = `^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\u0000-\\u001F\\u007F-\\u009F${BLANK}][^\\u0000-\\u001F\\u007F-\\u009F]*$`;
+
+/** A name that must say something: the ID rule, and not only white space (the document: NON_BLANK_ID_PATTERN). */
+export function nonBlankId(max: number) {
+  return idString(max)
+    .refine((v) => /[^\s\uFEFF]/.test(v), { message: "must not be blank" })
+    .meta({ pattern: NON_BLANK_ID_PATTERN });
+}
+
+/** Free text that must say something: trimmed, at least one character left (the document: NON_BLANK_TEXT_PATTERN). */
+export function nonBlankText(max: number) {
+  return textString(max)
+    .refine((v) => /[^\s\uFEFF]/.test(v), { message: "must not be blank" })
+    .meta({ pattern: NON_BLANK_TEXT_PATTERN })
+    .trim()
+    .min(1);
 }
 
 export interface UnsafeValue {

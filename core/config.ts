@@ -132,6 +132,12 @@ export const configSchema = z.object({
   INGEST_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
   COOKIE_SECURE: bool.default(false),
   /**
+   * What an answer that breaks its operation's output schema does (api/output-check.ts): `strip`
+   * (production) sends it without the fields the schema lacks and counts it in a metric; `fail`
+   * (the tests) answers 500 instead. A field of the wrong type is a 500 in both.
+   */
+  OUTPUT_SCHEMA_MISMATCH: z.enum(["strip", "fail"]).default("strip"),
+  /**
    * CSRF (docs/security.md): the origin the dashboard is served from. A cookie-authenticated POST/PUT/PATCH/DELETE
    * without `Sec-Fetch-Site` must send this `Origin`; unset, the origin must name the request's own Host.
    */

@@ -1,8 +1,11 @@
 /**
  * The catalog: every operation the REST and MCP mounters serve and the
- * OpenAPI document describes, in the order the reference lists them.
+ * OpenAPI document describes, in the order the reference lists them — a
+ * runtime's whole life: sign in or hold a key, register a session, work as
+ * it, revoke it.
  */
 import { getSessionErasure } from "./erasure";
+import { registerSessionOp, revokeSessionOp, signIn, signOut, whoAmI } from "./control";
 import { getIdentity } from "./identity";
 import {
   clearSessionMemory,
@@ -34,7 +37,14 @@ import {
 } from "./jobs";
 import { discardSnapshotUpload, listSnapshotUploads, uploadSnapshot } from "./uploads";
 
-export const CATALOG: readonly Operation<any, any>[] = [
+export const CATALOG: readonly Operation<any, any, any>[] = [
+  // The control plane (ops/control.ts): no execution session.
+  signIn,
+  signOut,
+  whoAmI,
+  registerSessionOp,
+  revokeSessionOp,
+  // Everything else runs as a registered session.
   getIdentity,
   recallContext,
   offloadTurns,

@@ -21,9 +21,9 @@ import { EMBEDDING_JOB } from "../core/jobs/embedding";
 import { FIX_JOB } from "../core/jobs/fix";
 import { INGEST_JOB } from "../core/jobs/ingest";
 import type { RepoJobKind } from "../core/jobs/kind";
-import { JOB_WAIT_MAX_MS, MAX_HEADER_INPUT_CHARS, MAX_JOB_LIST } from "../core/limits";
+import { IDEMPOTENCY_KEY_MAX_CHARS, JOB_WAIT_MAX_MS, MAX_HEADER_INPUT_CHARS, MAX_JOB_LIST } from "../core/limits";
 import { signalCancel } from "../queues/cancel-signals";
-import { parseIdempotencyKey } from "../queues/idempotency";
+import { IDEMPOTENCY_HEADER_PATTERN, parseIdempotencyKey } from "../queues/idempotency";
 import { isTerminal } from "../queues/job-watch";
 import { jobIdOf, ownJob, readJob } from "../queues/read-job";
 import { cancelJob } from "../queues/sql/cancelJob";
@@ -45,6 +45,8 @@ export const REPLAYED_HEADER = "idempotent-replayed";
 const idempotencyKey = z
   .string()
   .max(MAX_HEADER_INPUT_CHARS)
+  // Checked by parseIdempotencyKey (400 idempotency_key_invalid, not validation_failed); the document states the shape.
+  .meta({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_CHARS + 2, pattern: IDEMPOTENCY_HEADER_PATTERN })
   .optional()
   .describe(
     "Optional, 1-255 characters of A-Z a-z 0-9 . _ : ~ + / = - (a UUID is ideal). Retrying a call with the same key within 24 h " +
@@ -78,6 +80,7 @@ function submitOperation<P>(kind: RepoJobKind<P>, spec: SubmitSpec): Operation {
     name: spec.name,
     title: spec.title,
     description: spec.description,
+    auth: "execution",
     input: { repo: repoRef, ...(kind.params as unknown as z.ZodObject).shape, idempotency_key: idempotencyKey },
     output: submitted,
     level: kind.repoLevel,
@@ -91,7 +94,9 @@ function submitOperation<P>(kind: RepoJobKind<P>, spec: SubmitSpec): Operation {
       },
     ],
     ...(spec.tool ? { mcp: { tool: spec.tool, task: true } } : {}),
+    errors: ["idempotency_key_invalid", "idempotency_key_reused", "limit_exceeded", "conflict", "invalid_identity", "forbidden", "upload_not_found"],
     refine: kindRules(kind),
+    ...(kind.paramsRules ? { inputRules: kind.paramsRules } : {}),
     async run(call, { repo: _repo, idempotency_key, ...params }) {
       const key = parseIdempotencyKey(idempotency_key);
       const jobs = call.services.jobs;
@@ -162,6 +167,7 @@ export const getJobStatus = defineOperation({
     "repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. " +
     `Jobs of other threads or users are not visible (job_not_found). With \`wait_ms\` (at most ${JOB_WAIT_MAX_MS}) it waits for the job to end ` +
     "and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.",
+  errors: ["job_not_found"],
   input: {
     job_id: jobId,
     wait_ms: z.number().int().min(0).max(JOB_WAIT_MAX_MS).optional().describe(`Milliseconds to wait for the job to end, 0 to ${JOB_WAIT_MAX_MS} (default 0: answer at once).`),
@@ -179,7 +185,7 @@ export const listOwnJobs = defineOperation({
   input: {
     status: z.enum(JOB_STATUSES).optional().describe("Only jobs in this status."),
     limit: z.number().int().min(1).max(MAX_JOB_LIST).default(20).describe(`At most this many jobs (1-${MAX_JOB_LIST}, default 20).`),
-    before: z.iso.datetime().optional().describe("Only jobs created before this time (the previous page's next_before)."),
+    before: z.iso.datetime({ offset: true }).optional().describe("Only jobs created before this time (the previous page's next_before)."),
   },
   output: z.object({ jobs: z.array(jobViewSchema), next_before: z.string().nullable() }),
   http: [{ method: "get", path: "/api/v1/jobs" }],
@@ -197,6 +203,7 @@ export const cancelOwnJob = defineOperation({
   description:
     "Cancels a job of this chat thread: a queued one ends canceled at once, a running one is asked to stop (cancel_requested); answers 202 " +
     "with the job. A job that has already finished is left as it is: 200 with the job.",
+  errors: ["job_not_found"],
   input: { job_id: jobId },
   output: jobViewSchema,
   http: [{ method: "post", path: `${JOB}/cancel`, rename: JOB_ID, status: 202, otherStatus: [200] }],
@@ -220,12 +227,22 @@ export const jobEvents = defineOperation({
     "A Server-Sent Events stream of one job of this chat thread: its current status first (`event: status`, data = the job as GET " +
     "/api/v1/jobs/{id} answers it), then each change, and `event: end` after a terminal status. A reconnect (Last-Event-ID set) to a job " +
     "that has already ended gets 204, which tells EventSource to stop. A stream lives a bounded time; the client reconnects.",
+  errors: ["job_not_found"],
   input: {
     job_id: jobId,
     last_event_id: z.string().max(MAX_HEADER_INPUT_CHARS).optional().describe("Sent by EventSource on a reconnect."),
   },
   output: null,
-  http: [{ method: "get", path: `${JOB}/events`, rename: JOB_ID, stream: true, fromHeaders: { last_event_id: "last-event-id" } }],
+  http: [
+    {
+      method: "get",
+      path: `${JOB}/events`,
+      rename: JOB_ID,
+      stream: true,
+      fromHeaders: { last_event_id: "last-event-id" },
+      events: { status: jobViewSchema.describe("The job, as GET /api/v1/jobs/{id} answers it."), end: z.object({ status: z.enum(JOB_STATUSES) }).describe("After a terminal status: nothing more will come.") },
+    },
+  ],
   async run(call, input) {
     const job = await ownJob(call.services.db, call.auth.identity, input.job_id);
     if (input.last_event_id !== undefined && isTerminal(job)) return null;

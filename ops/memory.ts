@@ -33,6 +33,10 @@ import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, so
 import { asOf, erasureReceipt, factHistory, liveFact, sessionFactId } from "./memory-schemas";
 
 const SESSION = "/api/v1/repos/:repo/session-memory";
+/** What session memory itself refuses: its limits, a cleared namespace, a concurrent write. */
+const SESSION_ERRORS = ["limit_exceeded", "namespace_closed", "revision_conflict", "conflict", "invalid_identity"] as const;
+/** What repository memory itself refuses: its limits, an unknown node, a concurrent write. */
+const REPOSITORY_ERRORS = ["limit_exceeded", "not_found", "conflict"] as const;
 const REPOSITORY = "/api/v1/repos/:repo/memory";
 
 export function memoryOf(call: OpCall): MemoryServices {
@@ -66,6 +70,7 @@ export const recallContext = defineOperation({
   },
   output: recallResults,
   level: "read",
+  errors: [...SESSION_ERRORS, ...REPOSITORY_ERRORS],
   http: [
     { method: "post", path: `${SESSION}/recall`, fixed: { memory_scope: "session" }, title: "Recall from this thread's memory" },
     { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository" }, title: "Recall from repository memory" },
@@ -99,6 +104,7 @@ export const offloadTurns = defineOperation({
   },
   output: z.object({ accepted: z.number().int() }),
   level: "read",
+  errors: SESSION_ERRORS,
   http: [{ method: "post", path: `${SESSION}/offload`, status: 202 }],
   mcp: { tool: "offload_turns" },
   async run(call, input) {
@@ -143,6 +149,7 @@ export const upsertSessionFacts = defineOperation({
   },
   output: z.strictObject({ facts: z.array(factIds), superseded: z.array(z.string()), revision: z.number().int() }),
   level: "read",
+  errors: SESSION_ERRORS,
   http: [{ method: "post", path: SESSION }],
   mcp: { tool: "upsert_session_facts" },
   run: async (call, input) =>
@@ -240,6 +247,7 @@ export const readSessionMemory = defineOperation({
     revision: z.number().int(),
   }),
   level: "read",
+  errors: SESSION_ERRORS,
   http: [{ method: "get", path: SESSION }],
   mcp: { tool: "read_session_memory", readOnly: true },
   async run(call, input) {
@@ -259,6 +267,7 @@ export const clearSessionMemory = defineOperation({
   input: { repo: repoRef },
   output: erasureReceipt,
   level: "read",
+  errors: SESSION_ERRORS,
   http: [{ method: "delete", path: SESSION }],
   mcp: { tool: "clear_session_memory", destructive: true, idempotent: true },
   async run(call) {
@@ -289,6 +298,7 @@ export const promoteSessionFacts = defineOperation({
   input: { repo: repoRef, fact_ids: z.array(idString()).min(1).max(MAX_PROMOTE_FACT_IDS).describe("fact_id values from this thread's session memory.") },
   output: z.object({ promoted: z.array(z.string()) }),
   level: "write",
+  errors: [...SESSION_ERRORS, ...REPOSITORY_ERRORS],
   http: [{ method: "post", path: `${SESSION}/promote` }],
   mcp: { tool: "promote_session_facts" },
   async run(call, input) {
@@ -307,6 +317,7 @@ export const upsertGraphTriples = defineOperation({
   input: { repo: repoRef, triples, source },
   output: z.object({ facts: z.array(factIds) }),
   level: "write",
+  errors: REPOSITORY_ERRORS,
   http: [{ method: "post", path: `${REPOSITORY}/triples` }],
   mcp: { tool: "upsert_graph_triples" },
   run: async (call, input) => memoryOf(call).repository.upsertTriples(call.auth.identity, call.repo!.repoId, { triples: input.triples, source: input.source }),
@@ -338,6 +349,7 @@ export const indexRepositoryMemory = defineOperation({
   input: { repo: repoRef, batch: z.number().int().min(1).max(MAX_EMBED_BATCH).optional() },
   output: z.object({ indexed: z.number().int(), remaining: z.boolean() }),
   level: "write",
+  errors: REPOSITORY_ERRORS,
   http: [{ method: "post", path: `${REPOSITORY}/index` }],
   mcp: { tool: "index_repository_memory" },
   run: async (call, input) => memoryOf(call).repository.index(call.auth.identity, call.repo!.repoId, input.batch),
@@ -356,6 +368,7 @@ export const searchGraphNodes = defineOperation({
   },
   output: z.object({ nodes: z.array(repoNode) }),
   level: "read",
+  errors: REPOSITORY_ERRORS,
   http: [{ method: "get", path: `${REPOSITORY}/nodes` }],
   mcp: { tool: "search_graph_nodes", readOnly: true },
   run: async (call, input) => ({ nodes: await memoryOf(call).repository.searchNodes(call.repo!.repoId, input.query, input.limit ?? 20) }),
@@ -378,6 +391,7 @@ export const querySubgraph = defineOperation({
     edges: z.array(z.object({ id: z.string(), label: z.string(), src: z.string(), predicate: z.string(), dst: z.string(), origin_session_id: z.string().nullable() })),
   }),
   level: "read",
+  errors: REPOSITORY_ERRORS,
   http: [{ method: "get", path: `${REPOSITORY}/subgraph` }],
   mcp: { tool: "query_subgraph", readOnly: true },
   async run(call, input) {

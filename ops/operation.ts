@@ -9,14 +9,28 @@
  * `run` is handed what the mounter already holds — the Authorized identity
  * (with the repository resolved at `level` when the operation names one) and
  * the principal — and the services; it never resolves an identity itself.
+ *
+ * Three kinds of operation, by what the caller must present (`auth`):
+ *   execution   credentials AND a registered session in the execution headers
+ *               (the default): every data-plane operation; `run` gets an OpCall.
+ *   credential  credentials only (an API key or a browser sign-in), no session:
+ *               the control plane a runtime uses before and after its work —
+ *               registering and revoking a session, who the key is; `run` gets
+ *               a CredentialCall.
+ *   none        nothing: signing in and out; `run` gets a PublicCall.
+ * Only execution operations are ever MCP tools: a tool call always runs as a
+ * session (MCP-2), so a mounter of tools skips the other two kinds.
  */
 import { z } from "zod";
+import type { Actor } from "../core/auth/authenticate";
 import type { Authorized, Principal, RepoAccess } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
 import type { MemoryServices } from "../core/memory/services";
 import type { RateLimits } from "../core/rate-limit";
+import type { SessionCleaners } from "../core/retention/cleaners";
+import type { ErrorCode } from "../core/errors";
 import type { Db, RepoLevel } from "../db/schema";
 import type { JobQueue } from "../queues/submit";
 import type { JobEvents } from "./job-events";
@@ -36,6 +50,16 @@ export interface OpServices {
   jobEvents?: JobEvents | undefined;
   /** Closed at shutdown, before the server. */
   closers?: Array<() => Promise<void>> | undefined;
+  /** The stores' session cleaners: revocation attempts the data cleanup at once (RET-1). */
+  cleaners?: SessionCleaners | undefined;
+}
+
+/** What the caller must present: see the file's comment. */
+export type AuthKind = "execution" | "credential" | "none";
+
+/** The auth kind of an operation (execution unless it says otherwise). */
+export function authOf(op: Pick<Operation, "auth">): AuthKind {
+  return op.auth ?? "execution";
 }
 
 export interface OpCall {
@@ -48,6 +72,23 @@ export interface OpCall {
   /** A raw-body route's bytes (HttpBinding.raw), read on demand: after the repository check, never before. */
   body?: () => Promise<Buffer | undefined>;
 }
+
+/** What a `none` operation is handed: no caller, only where the call came from. */
+export interface PublicCall {
+  services: OpServices;
+  signal: AbortSignal;
+  /** The client's address as the transport sees it (rate limits key on it). */
+  clientIp: string;
+}
+
+/** What a `credential` operation is handed: the authenticated caller, no execution session. */
+export interface CredentialCall extends PublicCall {
+  actor: Actor;
+  principal: Principal;
+}
+
+/** The call `run` gets, by the operation's auth kind. */
+export type CallOf<K extends AuthKind> = K extends "execution" ? OpCall : K extends "credential" ? CredentialCall : PublicCall;
 
 export interface HttpBinding {
   method: "get" | "post" | "delete";
@@ -74,6 +115,18 @@ export interface HttpBinding {
   raw?: "archive";
   /** A Server-Sent Events stream: `run` answers an EventStream, or null (204: nothing more will come). */
   stream?: boolean;
+  /** Input fields read from request cookies (field → cookie name); absent when the cookie is. */
+  fromCookies?: Record<string, string>;
+  /**
+   * The sign-in cookie this answer sets: the output field holding its value and the one holding
+   * its expiry (ISO time). Neither field is in the body; the mounter sets the cookie HttpOnly,
+   * SameSite=Strict, path /, Secure per COOKIE_SECURE.
+   */
+  setCookie?: { name: string; value: string; expires: string };
+  /** The cookie this answer clears (signing out). */
+  clearCookie?: string;
+  /** The event types of a stream and each one's data (OpenAPI documents them; the mounter sends what `run` yields). */
+  events?: Record<string, z.ZodType>;
 }
 
 /** One Server-Sent Event. */
@@ -119,15 +172,7 @@ export interface McpBinding {
   task?: boolean;
 }
 
-/**
- * Whom an operation runs as. `execution` (the default): an execution identity (credential plus
- * the execution-session headers) — the only kind the MCP mounter makes a tool. Control-plane
- * operations (registering or revoking a session, the signed-in user's own pages) need a credential
- * but no execution session, or nothing at all, and are never tools.
- */
-export type OperationAuth = "execution" | "credential" | "none";
-
-export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown> {
+export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown, K extends AuthKind = AuthKind> {
   /** Stable id, `area.verb` (OpenAPI operationId). */
   name: string;
   title: string;
@@ -137,18 +182,32 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown>
   input: S;
   /** The success body; null: none (204). */
   output: z.ZodType<O> | null;
-  /** The repository permission on `input.repo` this needs, checked before `run`. */
+  /** What the caller must present (default `execution`). */
+  auth?: K;
+  /** The repository permission on `input.repo` this needs, checked before `run` (execution operations). */
   level?: RepoLevel;
+  /**
+   * Error codes `run` itself may answer with, beyond what every operation of its kind can
+   * (authentication, the session, validation, the repository check): the document lists each
+   * one under its status.
+   */
+  errors?: readonly ErrorCode[];
+  /** Rate-limited (429 `rate_limited` with Retry-After). */
+  rateLimited?: boolean;
+  /**
+   * What `refine` checks, said in JSON Schema (oneOf, if/then, …) and merged into the request
+   * schema the document gives, so generators and fuzzers produce only what the server accepts.
+   * The contract fuzzer holds the two to agreeing (positive data accepted, negative refused).
+   */
+  inputRules?: Record<string, unknown>;
   http?: readonly HttpBinding[];
-  /** Whom it runs as; absent: `execution`. */
-  auth?: OperationAuth;
   mcp?: McpBinding;
   /** Rules across fields (exactly one source), checked after the fields' own schemas. */
   refine?: (input: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
-  run(call: OpCall, input: z.infer<z.ZodObject<S>>): Promise<O | WithStatus<O> | EventStream | null>;
+  run(call: CallOf<K>, input: z.infer<z.ZodObject<S>>): Promise<O | WithStatus<O> | EventStream | null>;
 }
 
-export function defineOperation<S extends z.ZodRawShape, O>(op: Operation<S, O>): Operation<S, O> {
+export function defineOperation<S extends z.ZodRawShape, O, K extends AuthKind = "execution">(op: Operation<S, O, K>): Operation<S, O, K> {
   return op;
 }
 

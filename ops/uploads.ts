@@ -36,6 +36,7 @@ export const uploadSnapshot = defineOperation({
   input: { repo: repoRef },
   output: uploadInfo,
   level: "write",
+  rateLimited: true,
   http: [{ method: "post", path: UPLOADS, status: 201, raw: "archive" }],
   async run(call) {
     const { db, clock, limits } = call.services;
@@ -68,6 +69,7 @@ export const discardSnapshotUpload = defineOperation({
   input: { repo: repoRef, upload_id: idString().describe("The upload's id.") },
   output: null,
   level: "write",
+  errors: ["upload_not_found"],
   http: [{ method: "delete", path: `${UPLOADS}/:upload_id` }],
   mcp: { tool: "discard_upload", destructive: true, idempotent: true },
   async run(call, input) {

@@ -32,7 +32,10 @@ import type { CleanupTarget, SessionCleaner } from "../core/retention/cleaners";
 import type { Db, Tx } from "../db/schema";
 
 /** Printable, unquoted, no spaces: UUIDs, ULIDs, base64 and `request-42:retry` all fit. */
-export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[A-Za-z0-9._:~+/=-]{1,${IDEMPOTENCY_KEY_MAX_CHARS}}$`);
+const KEY_CHARS = `[A-Za-z0-9._:~+/=-]{1,${IDEMPOTENCY_KEY_MAX_CHARS}}`;
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^${KEY_CHARS}$`);
+/** The header as it may be sent: the key, or the key as an RFC 8941 string (in double quotes). */
+export const IDEMPOTENCY_HEADER_PATTERN = `^(${KEY_CHARS}|"${KEY_CHARS}")$`;
 
 /**
  * A client's key, checked: undefined when absent, else the key or 400 `idempotency_key_invalid`

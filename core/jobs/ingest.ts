@@ -20,7 +20,7 @@ export const ingestParams = z
   .strictObject({
     path: idString(4096).optional().describe("A directory under the server's allowed roots."),
     git_url: idString(2048).optional().describe("A git URL on an allowed host (shallow clone)."),
-    ref: z.string().regex(/^\w[\w./-]{0,199}$/).optional().describe("With git_url: the branch or tag to clone."),
+    ref: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/).optional().describe("With git_url: the branch or tag to clone."),
     upload_id: idString().optional().describe("An archive this session uploaded (POST /api/v1/repos/{repo}/uploads)."),
   })
   .refine((p) => [p.path, p.git_url, p.upload_id].filter((x) => x !== undefined).length === 1, { message: "exactly one of path, git_url or upload_id" })
@@ -35,6 +35,14 @@ export const INGEST_JOB = defineJobKind({
   maxAttempts: 3,
   repoLevel: "write",
   params: ingestParams,
+  // Exactly one source; `ref` only with `git_url`.
+  paramsRules: {
+    oneOf: [
+      { required: ["path"], not: { required: ["ref"] } },
+      { required: ["git_url"] },
+      { required: ["upload_id"], not: { required: ["ref"] } },
+    ],
+  },
   checkSubmit: (params, at) => checkIngestSource(at.config, params, at),
 });
 

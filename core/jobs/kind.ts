@@ -35,6 +35,12 @@ export interface JobKind<P = unknown> {
   everyMs?: number;
   /** Stored parameters are validated on submit and again when a worker rebuilds the job. */
   params: z.ZodType<P>;
+  /**
+   * What the params' cross-field refinements check, said in JSON Schema (oneOf, …) for the API
+   * document, so that generators and fuzzers send only what the server accepts (ops/operation.ts
+   * `inputRules`; the contract fuzzer holds the two to agreeing).
+   */
+  paramsRules?: Record<string, unknown>;
 }
 
 /** What a kind's submission-time check may read: the server's configuration and the caller's execution. */

@@ -15,7 +15,8 @@ export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?
   return {
     db,
     clock: opts.clock ?? new ManualClock(Date.now()),
-    config: loadConfig({ EMBEDDER: "hash", ...(opts.env ?? {}) }),
+    // An answer that breaks its output schema fails loudly here (api/output-check.ts); production strips and counts.
+    config: loadConfig({ EMBEDDER: "hash", OUTPUT_SCHEMA_MISMATCH: "fail", ...(opts.env ?? {}) }),
     logger: opts.logger ?? silentLogger(),
   };
 }

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { CATALOG } from "../../../ops/catalog";
-import { inputSchemaOf, WithStatus, type Operation } from "../../../ops/operation";
+import { authOf, inputSchemaOf, WithStatus, type Operation } from "../../../ops/operation";
 import { principalOf, type RepoAsk } from "../../execution";
 import { parseWith } from "../../http";
 import { repoAskOf, runOperation } from "../../operations";
@@ -24,7 +24,7 @@ import { createdTask, isSubmitting, taskResultJob } from "../tasks";
 
 /** Whether an operation is a tool: bound, run as an execution identity, JSON in and out. */
 export function isTool(op: Operation): boolean {
-  return op.mcp !== undefined && (op.auth ?? "execution") === "execution" && !(op.http ?? []).some((b) => b.raw !== undefined || b.stream === true);
+  return op.mcp !== undefined && authOf(op) === "execution" && !(op.http ?? []).some((b) => b.raw !== undefined || b.stream === true);
 }
 
 /** The tool's outputSchema: the operation's output (an object), or `{}` for an operation with no body. */

@@ -4,7 +4,8 @@
  * the server serves at GET /api/openapi.json (api/openapi.ts, from
  * ops/catalog.ts), turns it into types with openapi-typescript, and appends
  * the route table the client calls through (operationId → method, path,
- * path parameters, whether the input travels as a JSON body).
+ * path parameters, whether the input travels as a JSON body, and what the
+ * caller must present: `execution`, `credential` or `none`).
  *
  * A new catalog operation needs nothing here: re-run the script and commit the
  * file. test/unit/client-generated.test.ts fails while the committed file is stale.
@@ -29,6 +30,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 interface OpenApiOperation {
   operationId?: string;
+  "x-codesynapse-auth"?: string;
   parameters?: { name: string; in: string }[];
   requestBody?: unknown;
 }
@@ -41,7 +43,7 @@ function routeTable(doc: { paths: Record<string, Record<string, OpenApiOperation
       const op = item[method];
       if (!op?.operationId) continue;
       const pathParams = (op.parameters ?? []).filter((x) => x.in === "path").map((x) => x.name);
-      const route = { method, path: p, pathParams, body: op.requestBody !== undefined };
+      const route = { method, path: p, pathParams, body: op.requestBody !== undefined, auth: op["x-codesynapse-auth"] ?? "execution" };
       rows.push(`  ${JSON.stringify(op.operationId)}: ${JSON.stringify(route)},`);
     }
   }

@@ -6,9 +6,10 @@
  * in an error, a message or `util.inspect` of the instance.
  *
  * Every catalog operation is `call(operationId, input)`, typed from the
- * generated OpenAPI types; the call goes through openapi-fetch. Registration
- * and revocation are control-plane routes outside the catalog (REG-2, REG-5):
- * they send the key only.
+ * generated OpenAPI types; the call goes through openapi-fetch. The control
+ * plane (registration, revocation, `account.me`: operations whose route says
+ * `auth: "credential"`) is sent with the key only, without the execution
+ * headers; `register()` and `revoke()` are names for two of them.
  */
 import createFetchClient, { type Client as FetchClient } from "openapi-fetch";
 import { CodeSynapseError, fromResponse, fromThrown } from "./errors";
@@ -40,12 +41,14 @@ export interface CallOptions {
 
 type Rest<K extends OperationId> = Empty extends Input<K> ? [input?: Input<K>, options?: CallOptions] : [input: Input<K>, options?: CallOptions];
 
-/** A route of the generated table, or a hand-written one for a route outside the catalog. */
+/** A route of the generated table. */
 export interface RouteSpec {
   method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   pathParams: readonly string[];
   body: boolean;
+  /** What the caller presents: `execution` (key and session headers), `credential` (key only), `none`. */
+  auth?: string;
 }
 
 export class CodeSynapseClient {
@@ -66,22 +69,24 @@ export class CodeSynapseClient {
   }
 
   /**
-   * Registers this thread's session for the key's (organisation, user) (REG-2): created the
+   * Registers this thread's session for the key's (organisation, user): created the
    * first time, the same binding and `expires_at` after that (REG-3). An ID another user or
    * organisation holds is `session_claimed`; a revoked or expired one `session_revoked`/`session_expired`.
    */
   register(options?: CallOptions): Promise<Identity> {
-    return this.request(REGISTER, { session_id: this.#sessionId }, { ...options, control: true }) as Promise<Identity>;
+    return this.call("execution.register_session", { session_id: this.#sessionId }, options);
   }
 
-  /** Revokes this thread's session for good (REG-5); every later call answers `session_revoked`. */
+  /** Revokes this thread's session for good; every later call answers `session_revoked`. */
   async revoke(options?: CallOptions): Promise<void> {
-    await this.request(REVOKE, { id: this.#sessionId }, { ...options, control: true });
+    await this.call("execution.revoke_session", { id: this.#sessionId }, options);
   }
 
   /** Runs one catalog operation as this thread's session. */
   call<K extends OperationId>(operationId: K, ...[input, options]: Rest<K>): Promise<Output<K>> {
-    return this.request(ROUTES[operationId], (input ?? {}) as Record<string, unknown>, options) as Promise<Output<K>>;
+    const route: RouteSpec = ROUTES[operationId];
+    const control = route.auth !== undefined && route.auth !== "execution";
+    return this.request(route, (input ?? {}) as Record<string, unknown>, { ...options, control }) as Promise<Output<K>>;
   }
 
   /** The identity the server resolves for this client (HTTP-1a): the call a runtime makes to check its wiring. */
@@ -160,6 +165,3 @@ export interface RequestOptions extends CallOptions {
   contentType?: string;
   control?: boolean;
 }
-
-const REGISTER: RouteSpec = { method: "post", path: "/api/v1/execution/sessions", pathParams: [], body: true };
-const REVOKE: RouteSpec = { method: "delete", path: "/api/v1/execution/sessions/{id}", pathParams: ["id"], body: false };

@@ -3,6 +3,116 @@
  * (ops/catalog.ts → api/openapi.ts → openapi-typescript). Do not edit by hand.
  */
 export interface paths {
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in (browser)
+         * @description Checks an email and password and sets the sign-in cookie (HttpOnly, SameSite=Strict). Repeated failures of one account from one client, or many from one client, are blocked for a growing time (429 rate_limited with Retry-After). Answers {user_id, expires_at}.
+         *
+         *     Needs no credentials.
+         */
+        post: operations["auth.login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out (browser)
+         * @description Ends the browser sign-in the cookie carries, if any, and clears the cookie. Always 204.
+         *
+         *     Needs no credentials.
+         */
+        post: operations["auth.logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the credentials are
+         * @description The user, organisation and role the presented API key or browser sign-in stands for, and which of the two it is. No key material, no session.
+         *
+         *     Needs an API key or a browser sign-in; no execution session.
+         */
+        get: operations["account.me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execution/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a chat thread's session
+         * @description Binds a primary session ID (the runtime's own chat-thread ID) to the caller's organisation and user for 7 days: 201 the first time, 200 with the same binding and expiry after that (idempotent, so a restarted runtime calls it again). An ID another caller holds is session_claimed; a revoked or expired one is session_revoked / session_expired, for good. Every execution call then names it in both X-CodeSynapse-Session and X-CodeSynapse-Parent-Session. Answers the execution identity.
+         *
+         *     Needs an API key or a browser sign-in; no execution session.
+         */
+        post: operations["execution.register_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execution/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a chat thread's session
+         * @description Ends a session for good (its owner, or an owner or admin of its organisation): every later call naming it is session_revoked, and its session memory and vectors are cleaned up (at once, then retried every minute until done). Revoking twice is a no-op. A session the caller may not revoke is session_not_found, like one that does not exist.
+         *
+         *     Needs an API key or a browser sign-in; no execution session.
+         */
+        delete: operations["execution.revoke_session"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/execution/identity": {
         parameters: {
             query?: never;
@@ -13,6 +123,8 @@ export interface paths {
         /**
          * Who am I
          * @description Returns the execution identity every tool call on this connection runs as: tenant (organisation), subject (user), the registered primary session ID of this chat thread, its parent (always equal) and the binding's fixed expiry. Call it first to check the wiring; it takes no arguments.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `get_identity`.
          */
@@ -35,8 +147,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Recall from this thread's memory
-         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         * Recall context
+         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `recall_context`.
          *
@@ -59,8 +173,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Recall from repository memory
-         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         * Recall context
+         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `recall_context`.
          *
@@ -86,6 +202,8 @@ export interface paths {
          * Offload conversation turns
          * @description Hands recent conversation turns to the local memory extractor, which stores the facts it finds in THIS thread's session memory for the repository (never in shared repository memory). Turns are redacted before they are queued, held only in memory, and processed in the background; answers {accepted: n} at once. At most 64 turns of 8192 characters.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `offload_turns`.
          *
          *     Needs `read` permission on the repository.
@@ -106,7 +224,9 @@ export interface paths {
         };
         /**
          * Read this thread's memory
-         * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision}.
+         * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject, predicate, object}], revision}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `read_session_memory`.
          *
@@ -116,7 +236,9 @@ export interface paths {
         put?: never;
         /**
          * Remember facts for this thread
-         * @description Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or declare the predicate single_valued (then a new object for the same subject replaces the old fact automatically, in this and later upserts). Replaced facts leave recall and reads and stay in their history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id], revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
+         * @description Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate, object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `upsert_session_facts`.
          *
@@ -125,109 +247,13 @@ export interface paths {
         post: operations["session_memory.upsert"];
         /**
          * Clear this thread's memory
-         * @description Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and closes the namespace for good, and erases what this thread's finished AI and fix jobs on the repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+         * @description Deletes THIS chat thread's session memory for the repository and closes the namespace.
          *
-         *     MCP tool: `clear_session_memory`.
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `read` permission on the repository.
          */
         delete: operations["session_memory.clear"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/repos/{repo}/session-memory/facts/{fact_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Retract a fact from this thread's memory
-         * @description Takes one fact out of THIS thread's live session memory: recall and reads stop returning it; its history keeps it with the time it was retracted. An ID that is not a live fact of this thread answers 404. Answers {fact_id, valid_to, revision}.
-         *
-         *     MCP tool: `retract_session_fact`.
-         *
-         *     Needs `read` permission on the repository.
-         */
-        delete: operations["session_memory.retract"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/repos/{repo}/session-memory/facts/{fact_id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * History of a fact in this thread's memory
-         * @description Every interval during which one fact of THIS thread's session memory was current: when it was learned (valid_from), when it stopped (valid_to, null while current), why (superseded or retracted), by which facts, and which session learned it. Oldest first. A namespace keeps at most 512 ended intervals. Answers {fact_id, versions: [...]}.
-         *
-         *     MCP tool: `session_fact_history`.
-         *
-         *     Needs `read` permission on the repository.
-         */
-        get: operations["session_memory.history"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/repos/{repo}/session-memory/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Export this thread's memory
-         * @description Exports THIS thread's session memory for the repository as JSON Lines (a header line, then entities, live facts with their validity, and the history; no vectors), in the `jsonl` field. Import it into another thread with import_session_memory. Answers {format, jsonl, entities, facts, history}.
-         *
-         *     MCP tool: `export_session_memory`.
-         *
-         *     Needs `read` permission on the repository.
-         */
-        get: operations["session_memory.export"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/repos/{repo}/session-memory/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Import memory into this thread
-         * @description Imports a JSON Lines export (from export_session_memory) into THIS thread's session memory for the repository, which must hold no facts yet. All or nothing: every line is validated, names and sources are redacted, and every limit of an upsert applies; a cleared namespace or revoked session refuses as for any write. Entities are embedded again. Answers {entities, facts, history, revision}.
-         *
-         *     MCP tool: `import_session_memory`.
-         *
-         *     Needs `read` permission on the repository.
-         */
-        post: operations["session_memory.import"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -245,6 +271,8 @@ export interface paths {
         /**
          * Promote session facts
          * @description Copies 1-50 of THIS thread's session facts (by fact_id) into the durable repository memory, recording this thread as their origin. Needs write permission on the repository. The session facts stay. All or nothing: an ID that is not a fact of this thread's memory refuses the call. Answers {promoted: [repository fact ids]}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `promote_session_facts`.
          *
@@ -270,35 +298,13 @@ export interface paths {
          * Write durable repository facts
          * @description Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the repository; each new record notes this thread as origin_session_id. Needs write permission. For thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate, object_id}]}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `upsert_graph_triples`.
          *
          *     Needs `write` permission on the repository.
          */
         post: operations["repository_memory.upsert"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/repos/{repo}/memory/forget-session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Forget what a session wrote to repository memory
-         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared; the results of that session's finished AI and fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
-         *
-         *     MCP tool: `forget_session_writes`.
-         *
-         *     Needs `admin` permission on the repository.
-         */
-        post: operations["repository_memory.forget_session"];
         delete?: never;
         options?: never;
         head?: never;
@@ -318,7 +324,7 @@ export interface paths {
          * Embed repository memory
          * @description Embeds one bounded batch (1-256) of the repository memory's facts not yet embedded, under this execution. Answers {indexed, remaining}.
          *
-         *     MCP tool: `index_repository_memory`.
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -339,6 +345,8 @@ export interface paths {
         /**
          * Search repository graph nodes
          * @description Finds nodes of the repository's durable graph (code symbols, files and memory entities) whose name contains every word of the query, case-insensitive. Answers {nodes: [{id, label, name, type, origin_session_id}]}; use a node id with query_subgraph.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `search_graph_nodes`.
          *
@@ -364,6 +372,8 @@ export interface paths {
          * Explore the repository graph around a node
          * @description Returns a node of the repository's durable graph and everything within `depth` hops in both directions (1-3, default 1), at most `limit` edges (default 100). Answers {nodes: [...], edges: [{id, label, src, predicate, dst, origin_session_id}]}.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `query_subgraph`.
          *
          *     Needs `read` permission on the repository.
@@ -388,7 +398,7 @@ export interface paths {
          * List this session's uploads
          * @description Lists this session's live snapshot uploads for the repository (metadata only): {uploads: [{upload_id, format, size, sha256, expires_at}]}.
          *
-         *     MCP tool: `list_uploads`.
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -397,6 +407,8 @@ export interface paths {
         /**
          * Upload a snapshot archive
          * @description Stores a repository snapshot archive (tar, tar.gz or zip; the raw request body, Content-Type application/octet-stream) for this session, to be ingested with POST /api/v1/repos/{repo}/ingest {"upload_id"}. Answers {upload_id, format, size, sha256, expires_at}.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -421,7 +433,7 @@ export interface paths {
          * Discard an upload
          * @description Discards one of this session's snapshot uploads before it is ingested.
          *
-         *     MCP tool: `discard_upload`.
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -443,6 +455,8 @@ export interface paths {
         /**
          * Ingest a repository snapshot
          * @description Queues an ingest of a repository snapshot into the repository's code graph (files and symbols as nodes, contains/imports edges), then an embedding refresh. Give exactly one of `path` (a directory under the server's allowed roots), `git_url` (an allowed host) or `upload_id` (an archive this session uploaded with POST /api/v1/repos/{repo}/uploads). Needs repository write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `submit_ingest`.
          *
@@ -468,6 +482,8 @@ export interface paths {
          * Ask about a repository
          * @description Queues an AI task over a repository: `task: "question"` with `question`, or `task: "summary"`. It retrieves from the repository's memory and this thread's session memory and answers through the configured model. Needs read permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
          *
+         *     Runs as the registered session named in the execution headers.
+         *
          *     MCP tool: `submit_ai_task`.
          *
          *     Needs `read` permission on the repository.
@@ -492,7 +508,7 @@ export interface paths {
          * Propose a fix
          * @description Queues a fix job: a patch proposal (unified diff) for the described problem in an ingested snapshot, checked with git apply --check and never applied. Never restarted: an interrupted fix job ends abandoned. Needs write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
          *
-         *     MCP tool: `submit_fix_job`.
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -516,7 +532,7 @@ export interface paths {
          * Refresh repository embeddings
          * @description Queues an embedding refresh of the repository's durable nodes that lack a vector, in bounded batches. Needs write permission. Returns {job_id}; wait for it with get_job (wait_ms), GET /api/v1/jobs/{id}?wait= or the job's event stream.
          *
-         *     MCP tool: `submit_embedding_refresh`.
+         *     Runs as the registered session named in the execution headers.
          *
          *     Needs `write` permission on the repository.
          */
@@ -536,7 +552,9 @@ export interface paths {
         };
         /**
          * Job status
-         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         *
+         *     Runs as the registered session named in the execution headers.
          *
          *     MCP tool: `get_job`.
          */
@@ -560,7 +578,7 @@ export interface paths {
          * List this thread's jobs
          * @description Lists the jobs this chat thread submitted, newest first: {jobs: [job], next_before}; pass next_before as `before` for the next page.
          *
-         *     MCP tool: `list_jobs`.
+         *     Runs as the registered session named in the execution headers.
          */
         get: operations["jobs.list"];
         put?: never;
@@ -584,7 +602,7 @@ export interface paths {
          * Cancel a job
          * @description Cancels a job of this chat thread: a queued one ends canceled at once, a running one is asked to stop (cancel_requested); answers 202 with the job. A job that has already finished is left as it is: 200 with the job.
          *
-         *     MCP tool: `cancel_job`.
+         *     Runs as the registered session named in the execution headers.
          */
         post: operations["jobs.cancel"];
         delete?: never;
@@ -603,30 +621,10 @@ export interface paths {
         /**
          * Job status events
          * @description A Server-Sent Events stream of one job of this chat thread: its current status first (`event: status`, data = the job as GET /api/v1/jobs/{id} answers it), then each change, and `event: end` after a terminal status. A reconnect (Last-Event-ID set) to a job that has already ended gets 204, which tells EventSource to stop. A stream lives a bounded time; the client reconnects.
+         *
+         *     Runs as the registered session named in the execution headers.
          */
         get: operations["jobs.events"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/execution/sessions/{session_id}/erasure": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Erasure receipt of an ended session
-         * @description After a session is revoked (DELETE /api/v1/execution/sessions/{id}) or expires, its data is erased by a first pass at once and by the cleanup sweep's retries every minute until every store is done. This answers what each store removed so far and whether it is done: {session_id, cause, ended_at, stores: [{store, removed, status}], passes, done, updated_at}. Call it from another live session of the same user (or as an owner/admin of the organisation); a session that is still live is 404 not_found.
-         *
-         *     MCP tool: `get_session_erasure`.
-         */
-        get: operations["execution.session_erasure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -645,7 +643,7 @@ export interface components {
                  * @description Stable; the message is fixed text for that code.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_session_header" | "invalid_identity" | "unknown_command" | "idempotency_key_invalid" | "mcp_protocol_unsupported" | "unauthenticated" | "invalid_credentials" | "api_key_revoked" | "login_session_ended" | "forbidden" | "user_suspended" | "membership_suspended" | "org_suspended" | "not_a_member" | "org_selection_required" | "session_forbidden" | "dashboard_session_named" | "mcp_binding_mismatch" | "repo_permission_denied" | "platform_admin_required" | "mcp_origin_refused" | "csrf_refused" | "not_found" | "session_not_found" | "repo_not_found" | "job_not_found" | "upload_not_found" | "unknown_tool" | "job_failed" | "conflict" | "session_claimed" | "idempotency_key_reused" | "revision_conflict" | "session_expired" | "session_revoked" | "namespace_closed" | "gone" | "payload_too_large" | "unsupported_media_type" | "unsupported_archive" | "limit_exceeded" | "invalid_archive" | "patch_does_not_apply" | "rate_limited" | "canceled" | "deadline_exceeded" | "data_dir_in_use" | "data_dir_upgrade_failed" | "internal" | "unavailable" | "provider_rate_limited" | "dependency_unavailable";
+                code: "validation_failed" | "invalid_session_header" | "invalid_identity" | "unknown_command" | "idempotency_key_invalid" | "mcp_protocol_unsupported" | "unauthenticated" | "invalid_credentials" | "api_key_revoked" | "login_session_ended" | "forbidden" | "user_suspended" | "membership_suspended" | "org_suspended" | "not_a_member" | "org_selection_required" | "session_forbidden" | "dashboard_session_named" | "mcp_binding_mismatch" | "repo_permission_denied" | "platform_admin_required" | "csrf_refused" | "not_found" | "session_not_found" | "repo_not_found" | "job_not_found" | "upload_not_found" | "unknown_tool" | "conflict" | "session_claimed" | "idempotency_key_reused" | "revision_conflict" | "session_expired" | "session_revoked" | "namespace_closed" | "gone" | "payload_too_large" | "unsupported_media_type" | "unsupported_archive" | "limit_exceeded" | "invalid_archive" | "patch_does_not_apply" | "rate_limited" | "canceled" | "deadline_exceeded" | "data_dir_in_use" | "internal" | "unavailable" | "dependency_unavailable";
                 message: string;
                 /** @description Safe structured details: limit names, field paths, never IDs or user text. */
                 details?: Record<string, never>;
@@ -660,6 +658,511 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "auth.login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user's email. */
+                    email: string;
+                    /** @description The user's password. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sign in (browser) */
+            200: {
+                headers: {
+                    /** @description The `cs_session` cookie: HttpOnly, SameSite=Strict, path /. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                cs_session?: string;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    /** @description Clears `cs_session`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused or failed, with one of: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account.me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the credentials are */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                            is_platform_admin: boolean;
+                        };
+                        organization: {
+                            id: string;
+                            name: string;
+                        };
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member";
+                        /** @enum {string} */
+                        auth: "api_key" | "browser";
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "execution.register_session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The chat thread's primary session ID, chosen by the runtime: 1-128 characters of A-Z a-z 0-9 . _ : -. */
+                    session_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Register a chat thread's session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant_id: string;
+                        subject_id: string;
+                        session_id: string;
+                        parent_session_id: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Register a chat thread's session */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant_id: string;
+                        subject_id: string;
+                        session_id: string;
+                        parent_session_id: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `dashboard_session_named`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `session_claimed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "execution.revoke_session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session to revoke. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "execution.identity": {
         parameters: {
             query?: never;
@@ -689,8 +1192,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -722,11 +1279,6 @@ export interface operations {
                     query: string;
                     /** @description At most this many results (1-50, default 10). */
                     limit?: number;
-                    /**
-                     * Format: date-time
-                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
-                     */
-                    as_of?: string;
                 };
             };
         };
@@ -754,12 +1306,106 @@ export interface operations {
                                 aliases?: string[];
                             };
                             score: number;
+                            /** @description Where the fact came from, as it was stored (redacted), when it was given. */
+                            source?: string;
+                            /** @description Repository memory only: the session that wrote the fact (null for records older than the field). */
+                            origin_session_id?: string | null;
                         }[];
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -791,11 +1437,6 @@ export interface operations {
                     query: string;
                     /** @description At most this many results (1-50, default 10). */
                     limit?: number;
-                    /**
-                     * Format: date-time
-                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
-                     */
-                    as_of?: string;
                 };
             };
         };
@@ -823,12 +1464,106 @@ export interface operations {
                                 aliases?: string[];
                             };
                             score: number;
+                            /** @description Where the fact came from, as it was stored (redacted), when it was given. */
+                            source?: string;
+                            /** @description Repository memory only: the session that wrote the fact (null for records older than the field). */
+                            origin_session_id?: string | null;
                         }[];
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -877,8 +1612,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -895,8 +1720,6 @@ export interface operations {
                 q?: string;
                 /** @description At most this many entities and facts (default 100). */
                 limit?: number;
-                /** @description Answer what the thread believed at this time (platform clock): the facts current then, including ones since superseded or retracted. */
-                as_of?: string;
             };
             header: {
                 /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
@@ -941,15 +1764,85 @@ export interface operations {
                                 aliases?: string[];
                             };
                             source?: string;
-                            valid_from: string | null;
-                            observed_at?: string;
                         }[];
                         revision: number;
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -987,15 +1880,6 @@ export interface operations {
                     }[];
                     /** @description Where the facts come from (a file, a turn); stored redacted. */
                     source?: string;
-                    /** @description Up to 64 live fact_id values these triples replace. All or nothing: an ID that is not a live fact of this thread refuses the call (404). */
-                    supersedes?: string[];
-                    /** @description Predicates to declare single-valued in this thread's namespace, for good (at most 32 per namespace): one live object per subject. */
-                    single_valued?: string[];
-                    /**
-                     * Format: date-time
-                     * @description When the runtime observed these facts, if it knows better than the time of this call (not in the future).
-                     */
-                    observed_at?: string;
                 };
             };
         };
@@ -1013,13 +1897,102 @@ export interface operations {
                             predicate: string;
                             object_id: string;
                         }[];
-                        superseded: string[];
                         revision: number;
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1046,32 +2019,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Clear this thread's memory */
-            200: {
+            /** @description Done; no body. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        scope: "namespace" | "session" | "promoted";
-                        session_id: string;
-                        stores: {
-                            store: string;
-                            entities: number;
-                            facts: number;
-                            history: number;
-                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
-                            rows?: number;
-                            /** @enum {string} */
-                            status: "done" | "pending";
-                        }[];
-                        done: boolean;
-                    };
-                };
+                content?: never;
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1079,42 +2035,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    "session_memory.retract": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Session": string;
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Parent-Session": string;
-            };
-            path: {
-                /** @description The repository: its id, or its name within your organisation. */
-                repo: string;
-                /** @description A fact_id of this thread's session memory ("sf_…"). */
-                fact_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Retract a fact from this thread's memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        fact_id: string;
-                        valid_to: string;
-                        revision: number;
-                    };
-                };
-            };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1122,64 +2044,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    "session_memory.history": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Session": string;
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Parent-Session": string;
-            };
-            path: {
-                /** @description The repository: its id, or its name within your organisation. */
-                repo: string;
-                /** @description A fact_id of this thread's session memory ("sf_…"). */
-                fact_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description History of a fact in this thread's memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        fact_id: string;
-                        versions: {
-                            fact_id: string;
-                            subject: {
-                                id: string;
-                                name: string;
-                                type: string;
-                                aliases?: string[];
-                            };
-                            predicate: string;
-                            object: {
-                                id: string;
-                                name: string;
-                                type: string;
-                                aliases?: string[];
-                            };
-                            source?: string;
-                            valid_from: string | null;
-                            valid_to: string | null;
-                            observed_at?: string;
-                            session_id: string;
-                            /** @enum {string} */
-                            status: "current" | "superseded" | "retracted";
-                            replaced_by: string[];
-                        }[];
-                    };
-                };
-            };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1187,42 +2053,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    "session_memory.export": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Session": string;
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Parent-Session": string;
-            };
-            path: {
-                /** @description The repository: its id, or its name within your organisation. */
-                repo: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Export this thread's memory */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        format: string;
-                        jsonl: string;
-                        entities: number;
-                        facts: number;
-                        history: number;
-                    };
-                };
-            };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1230,48 +2062,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    "session_memory.import": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Session": string;
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Parent-Session": string;
-            };
-            path: {
-                /** @description The repository: its id, or its name within your organisation. */
-                repo: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The export's JSON Lines text (at most 1048576 characters). */
-                    jsonl: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Import memory into this thread */
-            200: {
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entities: number;
-                        facts: number;
-                        history: number;
-                        revision: number;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1316,8 +2162,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`, `namespace_closed`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1375,8 +2311,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1384,58 +2320,89 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    "repository_memory.forget_session": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Session": string;
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Parent-Session": string;
-            };
-            path: {
-                /** @description The repository: its id, or its name within your organisation. */
-                repo: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The session whose durable writes to forget (an origin_session_id). */
-                    session_id: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Forget what a session wrote to repository memory */
-            200: {
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        scope: "namespace" | "session" | "promoted";
-                        session_id: string;
-                        stores: {
-                            store: string;
-                            entities: number;
-                            facts: number;
-                            history: number;
-                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
-                            rows?: number;
-                            /** @enum {string} */
-                            status: "done" | "pending";
-                        }[];
-                        done: boolean;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1460,7 +2427,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     batch?: number;
@@ -1480,8 +2447,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1530,8 +2587,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1588,8 +2717,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1634,8 +2835,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1688,8 +2943,100 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`, `unsupported_archive`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`, `invalid_archive`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1725,8 +3072,80 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1753,7 +3172,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description A directory under the server's allowed roots. */
@@ -1764,7 +3183,7 @@ export interface operations {
                     ref?: string;
                     /** @description An archive this session uploaded (POST /api/v1/repos/{repo}/uploads). */
                     upload_id?: string;
-                };
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -1781,8 +3200,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1819,7 +3328,13 @@ export interface operations {
                     task: "question" | "summary";
                     /** @description The question, for a question task. */
                     question?: string;
-                };
+                } & ({
+                    /** @constant */
+                    task?: "question";
+                } | {
+                    /** @constant */
+                    task?: "summary";
+                });
             };
         };
         responses: {
@@ -1836,8 +3351,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1890,8 +3495,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1918,7 +3613,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Nodes per batch (1-256). */
@@ -1942,8 +3637,98 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `idempotency_key_invalid`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `forbidden`, `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`, `upload_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `idempotency_key_reused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1991,8 +3776,6 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
-                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
-                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -2008,8 +3791,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2059,8 +3896,6 @@ export interface operations {
                             /** @description The kind's result once succeeded, else null. */
                             result: unknown;
                             error_code: string | null;
-                            /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
-                            message: string | null;
                             attempts: number;
                             max_attempts: number;
                             cancel_requested: boolean;
@@ -2078,8 +3913,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2124,8 +4013,6 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
-                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
-                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -2159,8 +4046,6 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
-                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
-                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -2176,8 +4061,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2206,13 +4163,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Job status events: text/event-stream. */
+            /** @description Job status events: text/event-stream. Each frame is `event: <type>`, an optional `id:` and `data: <JSON>`; The schema is one event's: its type, its id and its data (the JSON text of that type's object). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "status";
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "end";
+                        id?: string;
+                        data: string;
+                    };
                 };
             };
             /** @description Nothing more will come (a reconnect to a job that has ended). */
@@ -2222,8 +4189,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2231,53 +4198,53 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    "execution.session_erasure": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Session": string;
-                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
-                "X-Codesynapse-Parent-Session": string;
-            };
-            path: {
-                /** @description The ended session's ID. */
-                session_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Erasure receipt of an ended session */
-            200: {
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        session_id: string;
-                        /** @enum {string} */
-                        cause: "revoked" | "expired";
-                        ended_at: string;
-                        stores: {
-                            /** @description A cleaner: session-memory (graph and vectors), ingest-uploads, idempotency-keys, job-quotes (AI/fix job parameters and results). */
-                            store: string;
-                            /** @description Items removed or redacted by every pass so far. */
-                            removed: number;
-                            /** @enum {string} */
-                            status: "done" | "pending";
-                        }[];
-                        /** @description Cleanup passes recorded (the revocation's own, then the sweep's retries every minute). */
-                        passes: number;
-                        done: boolean;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A refusal or failure with a stable code. */
-            default: {
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2291,33 +4258,32 @@ export interface operations {
 
 /** How each operation is called over HTTP (operationId → route). */
 export const ROUTES = {
-  "execution.identity": {"method":"get","path":"/api/v1/execution/identity","pathParams":[],"body":false},
-  "memory.recall.session": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/recall","pathParams":["repo"],"body":true},
-  "memory.recall.repository": {"method":"post","path":"/api/v1/repos/{repo}/memory/recall","pathParams":["repo"],"body":true},
-  "session_memory.offload": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/offload","pathParams":["repo"],"body":true},
-  "session_memory.read": {"method":"get","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false},
-  "session_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":true},
-  "session_memory.clear": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false},
-  "session_memory.retract": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory/facts/{fact_id}","pathParams":["repo","fact_id"],"body":false},
-  "session_memory.history": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/facts/{fact_id}/history","pathParams":["repo","fact_id"],"body":false},
-  "session_memory.export": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/export","pathParams":["repo"],"body":false},
-  "session_memory.import": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/import","pathParams":["repo"],"body":true},
-  "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true},
-  "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true},
-  "repository_memory.forget_session": {"method":"post","path":"/api/v1/repos/{repo}/memory/forget-session","pathParams":["repo"],"body":true},
-  "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true},
-  "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false},
-  "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false},
-  "uploads.list": {"method":"get","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":false},
-  "uploads.create": {"method":"post","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":true},
-  "uploads.discard": {"method":"delete","path":"/api/v1/repos/{repo}/uploads/{upload_id}","pathParams":["repo","upload_id"],"body":false},
-  "jobs.submit_ingest": {"method":"post","path":"/api/v1/repos/{repo}/ingest","pathParams":["repo"],"body":true},
-  "jobs.submit_ai_task": {"method":"post","path":"/api/v1/repos/{repo}/ai-tasks","pathParams":["repo"],"body":true},
-  "jobs.submit_fix": {"method":"post","path":"/api/v1/repos/{repo}/fix-jobs","pathParams":["repo"],"body":true},
-  "jobs.submit_embedding_refresh": {"method":"post","path":"/api/v1/repos/{repo}/embeddings/refresh","pathParams":["repo"],"body":true},
-  "jobs.get": {"method":"get","path":"/api/v1/jobs/{id}","pathParams":["id"],"body":false},
-  "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false},
-  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false},
-  "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false},
-  "execution.session_erasure": {"method":"get","path":"/api/v1/execution/sessions/{session_id}/erasure","pathParams":["session_id"],"body":false},
+  "auth.login": {"method":"post","path":"/api/v1/auth/login","pathParams":[],"body":true,"auth":"none"},
+  "auth.logout": {"method":"post","path":"/api/v1/auth/logout","pathParams":[],"body":false,"auth":"none"},
+  "account.me": {"method":"get","path":"/api/v1/me","pathParams":[],"body":false,"auth":"credential"},
+  "execution.register_session": {"method":"post","path":"/api/v1/execution/sessions","pathParams":[],"body":true,"auth":"credential"},
+  "execution.revoke_session": {"method":"delete","path":"/api/v1/execution/sessions/{id}","pathParams":["id"],"body":false,"auth":"credential"},
+  "execution.identity": {"method":"get","path":"/api/v1/execution/identity","pathParams":[],"body":false,"auth":"execution"},
+  "memory.recall.session": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/recall","pathParams":["repo"],"body":true,"auth":"execution"},
+  "memory.recall.repository": {"method":"post","path":"/api/v1/repos/{repo}/memory/recall","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.offload": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/offload","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.read": {"method":"get","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false,"auth":"execution"},
+  "session_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.clear": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false,"auth":"execution"},
+  "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false,"auth":"execution"},
+  "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false,"auth":"execution"},
+  "uploads.list": {"method":"get","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":false,"auth":"execution"},
+  "uploads.create": {"method":"post","path":"/api/v1/repos/{repo}/uploads","pathParams":["repo"],"body":true,"auth":"execution"},
+  "uploads.discard": {"method":"delete","path":"/api/v1/repos/{repo}/uploads/{upload_id}","pathParams":["repo","upload_id"],"body":false,"auth":"execution"},
+  "jobs.submit_ingest": {"method":"post","path":"/api/v1/repos/{repo}/ingest","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.submit_ai_task": {"method":"post","path":"/api/v1/repos/{repo}/ai-tasks","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.submit_fix": {"method":"post","path":"/api/v1/repos/{repo}/fix-jobs","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.submit_embedding_refresh": {"method":"post","path":"/api/v1/repos/{repo}/embeddings/refresh","pathParams":["repo"],"body":true,"auth":"execution"},
+  "jobs.get": {"method":"get","path":"/api/v1/jobs/{id}","pathParams":["id"],"body":false,"auth":"execution"},
+  "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false,"auth":"execution"},
+  "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false,"auth":"execution"},
+  "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false,"auth":"execution"},
 } as const;

@@ -1,0 +1,217 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .account_me_response_200 import AccountMeResponse200
+from .account_me_response_200_auth import AccountMeResponse200Auth
+from .account_me_response_200_organization import AccountMeResponse200Organization
+from .account_me_response_200_role import AccountMeResponse200Role
+from .account_me_response_200_user import AccountMeResponse200User
+from .auth_login_body import AuthLoginBody
+from .auth_login_response_200 import AuthLoginResponse200
+from .error import Error
+from .error_error import ErrorError
+from .error_error_code import ErrorErrorCode
+from .error_error_details import ErrorErrorDetails
+from .execution_identity_response_200 import ExecutionIdentityResponse200
+from .execution_register_session_body import ExecutionRegisterSessionBody
+from .execution_register_session_response_200 import ExecutionRegisterSessionResponse200
+from .execution_register_session_response_201 import ExecutionRegisterSessionResponse201
+from .jobs_cancel_response_200 import JobsCancelResponse200
+from .jobs_cancel_response_200_pool import JobsCancelResponse200Pool
+from .jobs_cancel_response_200_progress_type_0 import JobsCancelResponse200ProgressType0
+from .jobs_cancel_response_200_status import JobsCancelResponse200Status
+from .jobs_cancel_response_202 import JobsCancelResponse202
+from .jobs_cancel_response_202_pool import JobsCancelResponse202Pool
+from .jobs_cancel_response_202_progress_type_0 import JobsCancelResponse202ProgressType0
+from .jobs_cancel_response_202_status import JobsCancelResponse202Status
+from .jobs_events_response_200_type_0 import JobsEventsResponse200Type0
+from .jobs_events_response_200_type_1 import JobsEventsResponse200Type1
+from .jobs_get_response_200 import JobsGetResponse200
+from .jobs_get_response_200_pool import JobsGetResponse200Pool
+from .jobs_get_response_200_progress_type_0 import JobsGetResponse200ProgressType0
+from .jobs_get_response_200_status import JobsGetResponse200Status
+from .jobs_list_response_200 import JobsListResponse200
+from .jobs_list_response_200_jobs_item import JobsListResponse200JobsItem
+from .jobs_list_response_200_jobs_item_pool import JobsListResponse200JobsItemPool
+from .jobs_list_response_200_jobs_item_progress_type_0 import (
+    JobsListResponse200JobsItemProgressType0,
+)
+from .jobs_list_response_200_jobs_item_status import JobsListResponse200JobsItemStatus
+from .jobs_list_status import JobsListStatus
+from .jobs_submit_ai_task_body import JobsSubmitAiTaskBody
+from .jobs_submit_ai_task_body_task import JobsSubmitAiTaskBodyTask
+from .jobs_submit_ai_task_response_202 import JobsSubmitAiTaskResponse202
+from .jobs_submit_embedding_refresh_body import JobsSubmitEmbeddingRefreshBody
+from .jobs_submit_embedding_refresh_response_202 import (
+    JobsSubmitEmbeddingRefreshResponse202,
+)
+from .jobs_submit_fix_body import JobsSubmitFixBody
+from .jobs_submit_fix_response_202 import JobsSubmitFixResponse202
+from .jobs_submit_ingest_body import JobsSubmitIngestBody
+from .jobs_submit_ingest_response_202 import JobsSubmitIngestResponse202
+from .memory_recall_repository_body import MemoryRecallRepositoryBody
+from .memory_recall_repository_response_200 import MemoryRecallRepositoryResponse200
+from .memory_recall_repository_response_200_results_item import (
+    MemoryRecallRepositoryResponse200ResultsItem,
+)
+from .memory_recall_repository_response_200_results_item_object import (
+    MemoryRecallRepositoryResponse200ResultsItemObject,
+)
+from .memory_recall_repository_response_200_results_item_subject import (
+    MemoryRecallRepositoryResponse200ResultsItemSubject,
+)
+from .memory_recall_session_body import MemoryRecallSessionBody
+from .memory_recall_session_response_200 import MemoryRecallSessionResponse200
+from .memory_recall_session_response_200_results_item import (
+    MemoryRecallSessionResponse200ResultsItem,
+)
+from .memory_recall_session_response_200_results_item_object import (
+    MemoryRecallSessionResponse200ResultsItemObject,
+)
+from .memory_recall_session_response_200_results_item_subject import (
+    MemoryRecallSessionResponse200ResultsItemSubject,
+)
+from .repository_memory_index_body import RepositoryMemoryIndexBody
+from .repository_memory_index_response_200 import RepositoryMemoryIndexResponse200
+from .repository_memory_search_nodes_response_200 import (
+    RepositoryMemorySearchNodesResponse200,
+)
+from .repository_memory_search_nodes_response_200_nodes_item import (
+    RepositoryMemorySearchNodesResponse200NodesItem,
+)
+from .repository_memory_subgraph_response_200 import RepositoryMemorySubgraphResponse200
+from .repository_memory_subgraph_response_200_edges_item import (
+    RepositoryMemorySubgraphResponse200EdgesItem,
+)
+from .repository_memory_subgraph_response_200_nodes_item import (
+    RepositoryMemorySubgraphResponse200NodesItem,
+)
+from .repository_memory_upsert_body import RepositoryMemoryUpsertBody
+from .repository_memory_upsert_body_triples_item import (
+    RepositoryMemoryUpsertBodyTriplesItem,
+)
+from .repository_memory_upsert_response_200 import RepositoryMemoryUpsertResponse200
+from .repository_memory_upsert_response_200_facts_item import (
+    RepositoryMemoryUpsertResponse200FactsItem,
+)
+from .session_memory_offload_body import SessionMemoryOffloadBody
+from .session_memory_offload_body_turns_item import SessionMemoryOffloadBodyTurnsItem
+from .session_memory_offload_body_turns_item_role import (
+    SessionMemoryOffloadBodyTurnsItemRole,
+)
+from .session_memory_offload_response_202 import SessionMemoryOffloadResponse202
+from .session_memory_promote_body import SessionMemoryPromoteBody
+from .session_memory_promote_response_200 import SessionMemoryPromoteResponse200
+from .session_memory_read_response_200 import SessionMemoryReadResponse200
+from .session_memory_read_response_200_entities_item import (
+    SessionMemoryReadResponse200EntitiesItem,
+)
+from .session_memory_read_response_200_facts_item import (
+    SessionMemoryReadResponse200FactsItem,
+)
+from .session_memory_read_response_200_facts_item_object import (
+    SessionMemoryReadResponse200FactsItemObject,
+)
+from .session_memory_read_response_200_facts_item_subject import (
+    SessionMemoryReadResponse200FactsItemSubject,
+)
+from .session_memory_upsert_body import SessionMemoryUpsertBody
+from .session_memory_upsert_body_triples_item import SessionMemoryUpsertBodyTriplesItem
+from .session_memory_upsert_response_200 import SessionMemoryUpsertResponse200
+from .session_memory_upsert_response_200_facts_item import (
+    SessionMemoryUpsertResponse200FactsItem,
+)
+from .uploads_create_response_201 import UploadsCreateResponse201
+from .uploads_create_response_201_format import UploadsCreateResponse201Format
+from .uploads_list_response_200 import UploadsListResponse200
+from .uploads_list_response_200_uploads_item import UploadsListResponse200UploadsItem
+from .uploads_list_response_200_uploads_item_format import (
+    UploadsListResponse200UploadsItemFormat,
+)
+
+__all__ = (
+    "AccountMeResponse200",
+    "AccountMeResponse200Auth",
+    "AccountMeResponse200Organization",
+    "AccountMeResponse200Role",
+    "AccountMeResponse200User",
+    "AuthLoginBody",
+    "AuthLoginResponse200",
+    "Error",
+    "ErrorError",
+    "ErrorErrorCode",
+    "ErrorErrorDetails",
+    "ExecutionIdentityResponse200",
+    "ExecutionRegisterSessionBody",
+    "ExecutionRegisterSessionResponse200",
+    "ExecutionRegisterSessionResponse201",
+    "JobsCancelResponse200",
+    "JobsCancelResponse200Pool",
+    "JobsCancelResponse200ProgressType0",
+    "JobsCancelResponse200Status",
+    "JobsCancelResponse202",
+    "JobsCancelResponse202Pool",
+    "JobsCancelResponse202ProgressType0",
+    "JobsCancelResponse202Status",
+    "JobsEventsResponse200Type0",
+    "JobsEventsResponse200Type1",
+    "JobsGetResponse200",
+    "JobsGetResponse200Pool",
+    "JobsGetResponse200ProgressType0",
+    "JobsGetResponse200Status",
+    "JobsListResponse200",
+    "JobsListResponse200JobsItem",
+    "JobsListResponse200JobsItemPool",
+    "JobsListResponse200JobsItemProgressType0",
+    "JobsListResponse200JobsItemStatus",
+    "JobsListStatus",
+    "JobsSubmitAiTaskBody",
+    "JobsSubmitAiTaskBodyTask",
+    "JobsSubmitAiTaskResponse202",
+    "JobsSubmitEmbeddingRefreshBody",
+    "JobsSubmitEmbeddingRefreshResponse202",
+    "JobsSubmitFixBody",
+    "JobsSubmitFixResponse202",
+    "JobsSubmitIngestBody",
+    "JobsSubmitIngestResponse202",
+    "MemoryRecallRepositoryBody",
+    "MemoryRecallRepositoryResponse200",
+    "MemoryRecallRepositoryResponse200ResultsItem",
+    "MemoryRecallRepositoryResponse200ResultsItemObject",
+    "MemoryRecallRepositoryResponse200ResultsItemSubject",
+    "MemoryRecallSessionBody",
+    "MemoryRecallSessionResponse200",
+    "MemoryRecallSessionResponse200ResultsItem",
+    "MemoryRecallSessionResponse200ResultsItemObject",
+    "MemoryRecallSessionResponse200ResultsItemSubject",
+    "RepositoryMemoryIndexBody",
+    "RepositoryMemoryIndexResponse200",
+    "RepositoryMemorySearchNodesResponse200",
+    "RepositoryMemorySearchNodesResponse200NodesItem",
+    "RepositoryMemorySubgraphResponse200",
+    "RepositoryMemorySubgraphResponse200EdgesItem",
+    "RepositoryMemorySubgraphResponse200NodesItem",
+    "RepositoryMemoryUpsertBody",
+    "RepositoryMemoryUpsertBodyTriplesItem",
+    "RepositoryMemoryUpsertResponse200",
+    "RepositoryMemoryUpsertResponse200FactsItem",
+    "SessionMemoryOffloadBody",
+    "SessionMemoryOffloadBodyTurnsItem",
+    "SessionMemoryOffloadBodyTurnsItemRole",
+    "SessionMemoryOffloadResponse202",
+    "SessionMemoryPromoteBody",
+    "SessionMemoryPromoteResponse200",
+    "SessionMemoryReadResponse200",
+    "SessionMemoryReadResponse200EntitiesItem",
+    "SessionMemoryReadResponse200FactsItem",
+    "SessionMemoryReadResponse200FactsItemObject",
+    "SessionMemoryReadResponse200FactsItemSubject",
+    "SessionMemoryUpsertBody",
+    "SessionMemoryUpsertBodyTriplesItem",
+    "SessionMemoryUpsertResponse200",
+    "SessionMemoryUpsertResponse200FactsItem",
+    "UploadsCreateResponse201",
+    "UploadsCreateResponse201Format",
+    "UploadsListResponse200",
+    "UploadsListResponse200UploadsItem",
+    "UploadsListResponse200UploadsItemFormat",
+)

@@ -1,0 +1,227 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+from ..models.jobs_cancel_response_202_pool import (
+    JobsCancelResponse202Pool,
+    check_jobs_cancel_response_202_pool,
+)
+from ..models.jobs_cancel_response_202_status import (
+    JobsCancelResponse202Status,
+    check_jobs_cancel_response_202_status,
+)
+
+if TYPE_CHECKING:
+    from ..models.jobs_cancel_response_202_progress_type_0 import (
+        JobsCancelResponse202ProgressType0,
+    )
+
+
+T = TypeVar("T", bound="JobsCancelResponse202")
+
+
+@_attrs_define
+class JobsCancelResponse202:
+    """
+    Attributes:
+        id (str):
+        kind (str):
+        pool (JobsCancelResponse202Pool):
+        status (JobsCancelResponse202Status):
+        repo_id (None | str):
+        params (Any):
+        result (Any): The kind's result once succeeded, else null.
+        error_code (None | str):
+        attempts (int):
+        max_attempts (int):
+        cancel_requested (bool):
+        progress (JobsCancelResponse202ProgressType0 | None): Files done of total for ingest, else null.
+        created_at (str):
+        run_at (str):
+        started_at (None | str):
+        finished_at (None | str):
+    """
+
+    id: str
+    kind: str
+    pool: JobsCancelResponse202Pool
+    status: JobsCancelResponse202Status
+    repo_id: None | str
+    params: Any
+    result: Any
+    error_code: None | str
+    attempts: int
+    max_attempts: int
+    cancel_requested: bool
+    progress: JobsCancelResponse202ProgressType0 | None
+    created_at: str
+    run_at: str
+    started_at: None | str
+    finished_at: None | str
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.jobs_cancel_response_202_progress_type_0 import (
+            JobsCancelResponse202ProgressType0,
+        )
+
+        id = self.id
+
+        kind = self.kind
+
+        pool: str = self.pool
+
+        status: str = self.status
+
+        repo_id: None | str
+        repo_id = self.repo_id
+
+        params = self.params
+
+        result = self.result
+
+        error_code: None | str
+        error_code = self.error_code
+
+        attempts = self.attempts
+
+        max_attempts = self.max_attempts
+
+        cancel_requested = self.cancel_requested
+
+        progress: dict[str, Any] | None
+        if isinstance(self.progress, JobsCancelResponse202ProgressType0):
+            progress = self.progress.to_dict()
+        else:
+            progress = self.progress
+
+        created_at = self.created_at
+
+        run_at = self.run_at
+
+        started_at: None | str
+        started_at = self.started_at
+
+        finished_at: None | str
+        finished_at = self.finished_at
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "kind": kind,
+                "pool": pool,
+                "status": status,
+                "repo_id": repo_id,
+                "params": params,
+                "result": result,
+                "error_code": error_code,
+                "attempts": attempts,
+                "max_attempts": max_attempts,
+                "cancel_requested": cancel_requested,
+                "progress": progress,
+                "created_at": created_at,
+                "run_at": run_at,
+                "started_at": started_at,
+                "finished_at": finished_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.jobs_cancel_response_202_progress_type_0 import (
+            JobsCancelResponse202ProgressType0,
+        )
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        kind = d.pop("kind")
+
+        pool = check_jobs_cancel_response_202_pool(d.pop("pool"))
+
+        status = check_jobs_cancel_response_202_status(d.pop("status"))
+
+        def _parse_repo_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        repo_id = _parse_repo_id(d.pop("repo_id"))
+
+        params = d.pop("params")
+
+        result = d.pop("result")
+
+        def _parse_error_code(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        error_code = _parse_error_code(d.pop("error_code"))
+
+        attempts = d.pop("attempts")
+
+        max_attempts = d.pop("max_attempts")
+
+        cancel_requested = d.pop("cancel_requested")
+
+        def _parse_progress(data: object) -> JobsCancelResponse202ProgressType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                progress_type_0 = JobsCancelResponse202ProgressType0.from_dict(data)
+
+                return progress_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobsCancelResponse202ProgressType0 | None, data)
+
+        progress = _parse_progress(d.pop("progress"))
+
+        created_at = d.pop("created_at")
+
+        run_at = d.pop("run_at")
+
+        def _parse_started_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        started_at = _parse_started_at(d.pop("started_at"))
+
+        def _parse_finished_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at"))
+
+        jobs_cancel_response_202 = cls(
+            id=id,
+            kind=kind,
+            pool=pool,
+            status=status,
+            repo_id=repo_id,
+            params=params,
+            result=result,
+            error_code=error_code,
+            attempts=attempts,
+            max_attempts=max_attempts,
+            cancel_requested=cancel_requested,
+            progress=progress,
+            created_at=created_at,
+            run_at=run_at,
+            started_at=started_at,
+            finished_at=finished_at,
+        )
+
+        return jobs_cancel_response_202

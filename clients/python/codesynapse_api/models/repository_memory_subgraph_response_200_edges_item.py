@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+T = TypeVar("T", bound="RepositoryMemorySubgraphResponse200EdgesItem")
+
+
+@_attrs_define
+class RepositoryMemorySubgraphResponse200EdgesItem:
+    """
+    Attributes:
+        id (str):
+        label (str):
+        src (str):
+        predicate (str):
+        dst (str):
+        origin_session_id (None | str):
+    """
+
+    id: str
+    label: str
+    src: str
+    predicate: str
+    dst: str
+    origin_session_id: None | str
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        label = self.label
+
+        src = self.src
+
+        predicate = self.predicate
+
+        dst = self.dst
+
+        origin_session_id: None | str
+        origin_session_id = self.origin_session_id
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "label": label,
+                "src": src,
+                "predicate": predicate,
+                "dst": dst,
+                "origin_session_id": origin_session_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        label = d.pop("label")
+
+        src = d.pop("src")
+
+        predicate = d.pop("predicate")
+
+        dst = d.pop("dst")
+
+        def _parse_origin_session_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        origin_session_id = _parse_origin_session_id(d.pop("origin_session_id"))
+
+        repository_memory_subgraph_response_200_edges_item = cls(
+            id=id,
+            label=label,
+            src=src,
+            predicate=predicate,
+            dst=dst,
+            origin_session_id=origin_session_id,
+        )
+
+        return repository_memory_subgraph_response_200_edges_item
