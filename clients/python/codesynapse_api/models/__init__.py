@@ -15,6 +15,16 @@ from .execution_identity_response_200 import ExecutionIdentityResponse200
 from .execution_register_session_body import ExecutionRegisterSessionBody
 from .execution_register_session_response_200 import ExecutionRegisterSessionResponse200
 from .execution_register_session_response_201 import ExecutionRegisterSessionResponse201
+from .execution_session_erasure_response_200 import ExecutionSessionErasureResponse200
+from .execution_session_erasure_response_200_cause import (
+    ExecutionSessionErasureResponse200Cause,
+)
+from .execution_session_erasure_response_200_stores_item import (
+    ExecutionSessionErasureResponse200StoresItem,
+)
+from .execution_session_erasure_response_200_stores_item_status import (
+    ExecutionSessionErasureResponse200StoresItemStatus,
+)
 from .jobs_cancel_response_200 import JobsCancelResponse200
 from .jobs_cancel_response_200_pool import JobsCancelResponse200Pool
 from .jobs_cancel_response_200_progress_type_0 import JobsCancelResponse200ProgressType0
@@ -70,6 +80,19 @@ from .memory_recall_session_response_200_results_item_object import (
 from .memory_recall_session_response_200_results_item_subject import (
     MemoryRecallSessionResponse200ResultsItemSubject,
 )
+from .repository_memory_forget_session_body import RepositoryMemoryForgetSessionBody
+from .repository_memory_forget_session_response_200 import (
+    RepositoryMemoryForgetSessionResponse200,
+)
+from .repository_memory_forget_session_response_200_scope import (
+    RepositoryMemoryForgetSessionResponse200Scope,
+)
+from .repository_memory_forget_session_response_200_stores_item import (
+    RepositoryMemoryForgetSessionResponse200StoresItem,
+)
+from .repository_memory_forget_session_response_200_stores_item_status import (
+    RepositoryMemoryForgetSessionResponse200StoresItemStatus,
+)
 from .repository_memory_index_body import RepositoryMemoryIndexBody
 from .repository_memory_index_response_200 import RepositoryMemoryIndexResponse200
 from .repository_memory_search_nodes_response_200 import (
@@ -93,6 +116,30 @@ from .repository_memory_upsert_response_200 import RepositoryMemoryUpsertRespons
 from .repository_memory_upsert_response_200_facts_item import (
     RepositoryMemoryUpsertResponse200FactsItem,
 )
+from .session_memory_clear_response_200 import SessionMemoryClearResponse200
+from .session_memory_clear_response_200_scope import SessionMemoryClearResponse200Scope
+from .session_memory_clear_response_200_stores_item import (
+    SessionMemoryClearResponse200StoresItem,
+)
+from .session_memory_clear_response_200_stores_item_status import (
+    SessionMemoryClearResponse200StoresItemStatus,
+)
+from .session_memory_export_response_200 import SessionMemoryExportResponse200
+from .session_memory_history_response_200 import SessionMemoryHistoryResponse200
+from .session_memory_history_response_200_versions_item import (
+    SessionMemoryHistoryResponse200VersionsItem,
+)
+from .session_memory_history_response_200_versions_item_object import (
+    SessionMemoryHistoryResponse200VersionsItemObject,
+)
+from .session_memory_history_response_200_versions_item_status import (
+    SessionMemoryHistoryResponse200VersionsItemStatus,
+)
+from .session_memory_history_response_200_versions_item_subject import (
+    SessionMemoryHistoryResponse200VersionsItemSubject,
+)
+from .session_memory_import_body import SessionMemoryImportBody
+from .session_memory_import_response_200 import SessionMemoryImportResponse200
 from .session_memory_offload_body import SessionMemoryOffloadBody
 from .session_memory_offload_body_turns_item import SessionMemoryOffloadBodyTurnsItem
 from .session_memory_offload_body_turns_item_role import (
@@ -114,6 +161,7 @@ from .session_memory_read_response_200_facts_item_object import (
 from .session_memory_read_response_200_facts_item_subject import (
     SessionMemoryReadResponse200FactsItemSubject,
 )
+from .session_memory_retract_response_200 import SessionMemoryRetractResponse200
 from .session_memory_upsert_body import SessionMemoryUpsertBody
 from .session_memory_upsert_body_triples_item import SessionMemoryUpsertBodyTriplesItem
 from .session_memory_upsert_response_200 import SessionMemoryUpsertResponse200
@@ -144,6 +192,10 @@ __all__ = (
     "ExecutionRegisterSessionBody",
     "ExecutionRegisterSessionResponse200",
     "ExecutionRegisterSessionResponse201",
+    "ExecutionSessionErasureResponse200",
+    "ExecutionSessionErasureResponse200Cause",
+    "ExecutionSessionErasureResponse200StoresItem",
+    "ExecutionSessionErasureResponse200StoresItemStatus",
     "JobsCancelResponse200",
     "JobsCancelResponse200Pool",
     "JobsCancelResponse200ProgressType0",
@@ -183,6 +235,11 @@ __all__ = (
     "MemoryRecallSessionResponse200ResultsItem",
     "MemoryRecallSessionResponse200ResultsItemObject",
     "MemoryRecallSessionResponse200ResultsItemSubject",
+    "RepositoryMemoryForgetSessionBody",
+    "RepositoryMemoryForgetSessionResponse200",
+    "RepositoryMemoryForgetSessionResponse200Scope",
+    "RepositoryMemoryForgetSessionResponse200StoresItem",
+    "RepositoryMemoryForgetSessionResponse200StoresItemStatus",
     "RepositoryMemoryIndexBody",
     "RepositoryMemoryIndexResponse200",
     "RepositoryMemorySearchNodesResponse200",
@@ -194,6 +251,18 @@ __all__ = (
     "RepositoryMemoryUpsertBodyTriplesItem",
     "RepositoryMemoryUpsertResponse200",
     "RepositoryMemoryUpsertResponse200FactsItem",
+    "SessionMemoryClearResponse200",
+    "SessionMemoryClearResponse200Scope",
+    "SessionMemoryClearResponse200StoresItem",
+    "SessionMemoryClearResponse200StoresItemStatus",
+    "SessionMemoryExportResponse200",
+    "SessionMemoryHistoryResponse200",
+    "SessionMemoryHistoryResponse200VersionsItem",
+    "SessionMemoryHistoryResponse200VersionsItemObject",
+    "SessionMemoryHistoryResponse200VersionsItemStatus",
+    "SessionMemoryHistoryResponse200VersionsItemSubject",
+    "SessionMemoryImportBody",
+    "SessionMemoryImportResponse200",
     "SessionMemoryOffloadBody",
     "SessionMemoryOffloadBodyTurnsItem",
     "SessionMemoryOffloadBodyTurnsItemRole",
@@ -205,6 +274,7 @@ __all__ = (
     "SessionMemoryReadResponse200FactsItem",
     "SessionMemoryReadResponse200FactsItemObject",
     "SessionMemoryReadResponse200FactsItemSubject",
+    "SessionMemoryRetractResponse200",
     "SessionMemoryUpsertBody",
     "SessionMemoryUpsertBodyTriplesItem",
     "SessionMemoryUpsertResponse200",

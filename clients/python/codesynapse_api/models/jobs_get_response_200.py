@@ -36,6 +36,8 @@ class JobsGetResponse200:
         params (Any):
         result (Any): The kind's result once succeeded, else null.
         error_code (None | str):
+        message (None | str): Why, in words, beside error_code (null while there is no error code): a fixed sentence
+            that never quotes a secret, a token, your input or an ID.
         attempts (int):
         max_attempts (int):
         cancel_requested (bool):
@@ -54,6 +56,7 @@ class JobsGetResponse200:
     params: Any
     result: Any
     error_code: None | str
+    message: None | str
     attempts: int
     max_attempts: int
     cancel_requested: bool
@@ -85,6 +88,9 @@ class JobsGetResponse200:
 
         error_code: None | str
         error_code = self.error_code
+
+        message: None | str
+        message = self.message
 
         attempts = self.attempts
 
@@ -120,6 +126,7 @@ class JobsGetResponse200:
                 "params": params,
                 "result": result,
                 "error_code": error_code,
+                "message": message,
                 "attempts": attempts,
                 "max_attempts": max_attempts,
                 "cancel_requested": cancel_requested,
@@ -165,6 +172,13 @@ class JobsGetResponse200:
             return cast(None | str, data)
 
         error_code = _parse_error_code(d.pop("error_code"))
+
+        def _parse_message(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        message = _parse_message(d.pop("message"))
 
         attempts = d.pop("attempts")
 
@@ -214,6 +228,7 @@ class JobsGetResponse200:
             params=params,
             result=result,
             error_code=error_code,
+            message=message,
             attempts=attempts,
             max_attempts=max_attempts,
             cancel_requested=cancel_requested,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from typing_extensions import Self
@@ -20,10 +20,12 @@ class SessionMemoryUpsertResponse200:
     """
     Attributes:
         facts (list[SessionMemoryUpsertResponse200FactsItem]):
+        superseded (list[str]):
         revision (int):
     """
 
     facts: list[SessionMemoryUpsertResponse200FactsItem]
+    superseded: list[str]
     revision: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,6 +34,8 @@ class SessionMemoryUpsertResponse200:
             facts_item = facts_item_data.to_dict()
             facts.append(facts_item)
 
+        superseded = self.superseded
+
         revision = self.revision
 
         field_dict: dict[str, Any] = {}
@@ -39,6 +43,7 @@ class SessionMemoryUpsertResponse200:
         field_dict.update(
             {
                 "facts": facts,
+                "superseded": superseded,
                 "revision": revision,
             }
         )
@@ -61,10 +66,13 @@ class SessionMemoryUpsertResponse200:
 
             facts.append(facts_item)
 
+        superseded = cast(list[str], d.pop("superseded"))
+
         revision = d.pop("revision")
 
         session_memory_upsert_response_200 = cls(
             facts=facts,
+            superseded=superseded,
             revision=revision,
         )
 

@@ -147,8 +147,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Recall context
-         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         * Recall from this thread's memory
+         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -173,8 +173,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Recall context
-         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         * Recall from repository memory
+         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -224,7 +224,7 @@ export interface paths {
         };
         /**
          * Read this thread's memory
-         * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject, predicate, object}], revision}.
+         * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Remember facts for this thread
-         * @description Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate, object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
+         * @description Stores triples in THIS chat thread's session memory for the repository (private to this thread; expires with it). Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or declare the predicate single_valued (then a new object for the same subject replaces the old fact automatically, in this and later upserts). Replaced facts leave recall and reads and stay in their history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id], revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -247,13 +247,119 @@ export interface paths {
         post: operations["session_memory.upsert"];
         /**
          * Clear this thread's memory
-         * @description Deletes THIS chat thread's session memory for the repository and closes the namespace.
+         * @description Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and closes the namespace for good, and erases what this thread's finished AI and fix jobs on the repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
          *
          *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `clear_session_memory`.
          *
          *     Needs `read` permission on the repository.
          */
         delete: operations["session_memory.clear"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/session-memory/facts/{fact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Retract a fact from this thread's memory
+         * @description Takes one fact out of THIS thread's live session memory: recall and reads stop returning it; its history keeps it with the time it was retracted. An ID that is not a live fact of this thread answers 404. Answers {fact_id, valid_to, revision}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `retract_session_fact`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        delete: operations["session_memory.retract"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/session-memory/facts/{fact_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * History of a fact in this thread's memory
+         * @description Every interval during which one fact of THIS thread's session memory was current: when it was learned (valid_from), when it stopped (valid_to, null while current), why (superseded or retracted), by which facts, and which session learned it. Oldest first. A namespace keeps at most 512 ended intervals. Answers {fact_id, versions: [...]}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `session_fact_history`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        get: operations["session_memory.history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/session-memory/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export this thread's memory
+         * @description Exports THIS thread's session memory for the repository as JSON Lines (a header line, then entities, live facts with their validity, and the history; no vectors), in the `jsonl` field. Import it into another thread with import_session_memory. Answers {format, jsonl, entities, facts, history}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `export_session_memory`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        get: operations["session_memory.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/session-memory/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import memory into this thread
+         * @description Imports a JSON Lines export (from export_session_memory) into THIS thread's session memory for the repository, which must hold no facts yet. All or nothing: every line is validated, names and sources are redacted, and every limit of an upsert applies; a cleared namespace or revoked session refuses as for any write. Entities are embedded again. Answers {entities, facts, history, revision}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `import_session_memory`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        post: operations["session_memory.import"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -311,6 +417,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{repo}/memory/forget-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget what a session wrote to repository memory
+         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared; the results of that session's finished AI and fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `forget_session_writes`.
+         *
+         *     Needs `admin` permission on the repository.
+         */
+        post: operations["repository_memory.forget_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{repo}/memory/index": {
         parameters: {
             query?: never;
@@ -325,6 +457,8 @@ export interface paths {
          * @description Embeds one bounded batch (1-256) of the repository memory's facts not yet embedded, under this execution. Answers {indexed, remaining}.
          *
          *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `index_repository_memory`.
          *
          *     Needs `write` permission on the repository.
          */
@@ -400,6 +534,8 @@ export interface paths {
          *
          *     Runs as the registered session named in the execution headers.
          *
+         *     MCP tool: `list_uploads`.
+         *
          *     Needs `write` permission on the repository.
          */
         get: operations["uploads.list"];
@@ -434,6 +570,8 @@ export interface paths {
          * @description Discards one of this session's snapshot uploads before it is ingested.
          *
          *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `discard_upload`.
          *
          *     Needs `write` permission on the repository.
          */
@@ -510,6 +648,8 @@ export interface paths {
          *
          *     Runs as the registered session named in the execution headers.
          *
+         *     MCP tool: `submit_fix_job`.
+         *
          *     Needs `write` permission on the repository.
          */
         post: operations["jobs.submit_fix"];
@@ -534,6 +674,8 @@ export interface paths {
          *
          *     Runs as the registered session named in the execution headers.
          *
+         *     MCP tool: `submit_embedding_refresh`.
+         *
          *     Needs `write` permission on the repository.
          */
         post: operations["jobs.submit_embedding_refresh"];
@@ -552,7 +694,7 @@ export interface paths {
         };
         /**
          * Job status
-         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -579,6 +721,8 @@ export interface paths {
          * @description Lists the jobs this chat thread submitted, newest first: {jobs: [job], next_before}; pass next_before as `before` for the next page.
          *
          *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `list_jobs`.
          */
         get: operations["jobs.list"];
         put?: never;
@@ -603,6 +747,8 @@ export interface paths {
          * @description Cancels a job of this chat thread: a queued one ends canceled at once, a running one is asked to stop (cancel_requested); answers 202 with the job. A job that has already finished is left as it is: 200 with the job.
          *
          *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `cancel_job`.
          */
         post: operations["jobs.cancel"];
         delete?: never;
@@ -633,6 +779,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/execution/sessions/{session_id}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Erasure receipt of an ended session
+         * @description After a session is revoked (DELETE /api/v1/execution/sessions/{id}) or expires, its data is erased by a first pass at once and by the cleanup sweep's retries every minute until every store is done. This answers what each store removed so far and whether it is done: {session_id, cause, ended_at, stores: [{store, removed, status}], passes, done, updated_at}. Call it from another live session of the same user (or as an owner/admin of the organisation); a session that is still live is 404 not_found.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `get_session_erasure`.
+         */
+        get: operations["execution.session_erasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -643,7 +813,7 @@ export interface components {
                  * @description Stable; the message is fixed text for that code.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_session_header" | "invalid_identity" | "unknown_command" | "idempotency_key_invalid" | "mcp_protocol_unsupported" | "unauthenticated" | "invalid_credentials" | "api_key_revoked" | "login_session_ended" | "forbidden" | "user_suspended" | "membership_suspended" | "org_suspended" | "not_a_member" | "org_selection_required" | "session_forbidden" | "dashboard_session_named" | "mcp_binding_mismatch" | "repo_permission_denied" | "platform_admin_required" | "csrf_refused" | "not_found" | "session_not_found" | "repo_not_found" | "job_not_found" | "upload_not_found" | "unknown_tool" | "conflict" | "session_claimed" | "idempotency_key_reused" | "revision_conflict" | "session_expired" | "session_revoked" | "namespace_closed" | "gone" | "payload_too_large" | "unsupported_media_type" | "unsupported_archive" | "limit_exceeded" | "invalid_archive" | "patch_does_not_apply" | "rate_limited" | "canceled" | "deadline_exceeded" | "data_dir_in_use" | "internal" | "unavailable" | "dependency_unavailable";
+                code: "validation_failed" | "invalid_session_header" | "invalid_identity" | "unknown_command" | "idempotency_key_invalid" | "mcp_protocol_unsupported" | "unauthenticated" | "invalid_credentials" | "api_key_revoked" | "login_session_ended" | "forbidden" | "user_suspended" | "membership_suspended" | "org_suspended" | "not_a_member" | "org_selection_required" | "session_forbidden" | "dashboard_session_named" | "mcp_binding_mismatch" | "repo_permission_denied" | "platform_admin_required" | "mcp_origin_refused" | "csrf_refused" | "not_found" | "session_not_found" | "repo_not_found" | "job_not_found" | "upload_not_found" | "unknown_tool" | "job_failed" | "conflict" | "session_claimed" | "idempotency_key_reused" | "revision_conflict" | "session_expired" | "session_revoked" | "namespace_closed" | "gone" | "payload_too_large" | "unsupported_media_type" | "unsupported_archive" | "limit_exceeded" | "invalid_archive" | "patch_does_not_apply" | "rate_limited" | "canceled" | "deadline_exceeded" | "data_dir_in_use" | "data_dir_upgrade_failed" | "internal" | "unavailable" | "provider_rate_limited" | "dependency_unavailable";
                 message: string;
                 /** @description Safe structured details: limit names, field paths, never IDs or user text. */
                 details?: Record<string, never>;
@@ -1279,6 +1449,11 @@ export interface operations {
                     query: string;
                     /** @description At most this many results (1-50, default 10). */
                     limit?: number;
+                    /**
+                     * Format: date-time
+                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
+                     */
+                    as_of?: string;
                 };
             };
         };
@@ -1437,6 +1612,11 @@ export interface operations {
                     query: string;
                     /** @description At most this many results (1-50, default 10). */
                     limit?: number;
+                    /**
+                     * Format: date-time
+                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
+                     */
+                    as_of?: string;
                 };
             };
         };
@@ -1720,6 +1900,8 @@ export interface operations {
                 q?: string;
                 /** @description At most this many entities and facts (default 100). */
                 limit?: number;
+                /** @description Answer what the thread believed at this time (platform clock): the facts current then, including ones since superseded or retracted. */
+                as_of?: string;
             };
             header: {
                 /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
@@ -1764,6 +1946,8 @@ export interface operations {
                                 aliases?: string[];
                             };
                             source?: string;
+                            valid_from: string | null;
+                            observed_at?: string;
                         }[];
                         revision: number;
                     };
@@ -1880,6 +2064,15 @@ export interface operations {
                     }[];
                     /** @description Where the facts come from (a file, a turn); stored redacted. */
                     source?: string;
+                    /** @description Up to 64 live fact_id values these triples replace. All or nothing: an ID that is not a live fact of this thread refuses the call (404). */
+                    supersedes?: string[];
+                    /** @description Predicates to declare single-valued in this thread's namespace, for good (at most 32 per namespace): one live object per subject. */
+                    single_valued?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When the runtime observed these facts, if it knows better than the time of this call (not in the future).
+                     */
+                    observed_at?: string;
                 };
             };
         };
@@ -1897,6 +2090,7 @@ export interface operations {
                             predicate: string;
                             object_id: string;
                         }[];
+                        superseded: string[];
                         revision: number;
                     };
                 };
@@ -2019,12 +2213,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Done; no body. */
-            204: {
+            /** @description Clear this thread's memory */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        scope: "namespace" | "session" | "promoted";
+                        session_id: string;
+                        stores: {
+                            store: string;
+                            entities: number;
+                            facts: number;
+                            history: number;
+                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
+                            rows?: number;
+                            /** @enum {string} */
+                            status: "done" | "pending";
+                        }[];
+                        done: boolean;
+                    };
+                };
             };
             /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `invalid_identity`, `org_selection_required`. */
             400: {
@@ -2100,6 +2311,458 @@ export interface operations {
             };
             /** @description Refused or failed, with one of: `limit_exceeded`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "session_memory.retract": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+                /** @description A fact_id of this thread's session memory ("sf_…"). */
+                fact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retract a fact from this thread's memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fact_id: string;
+                        valid_to: string;
+                        revision: number;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "session_memory.history": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+                /** @description A fact_id of this thread's session memory ("sf_…"). */
+                fact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description History of a fact in this thread's memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fact_id: string;
+                        versions: {
+                            fact_id: string;
+                            subject: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                aliases?: string[];
+                            };
+                            predicate: string;
+                            object: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                aliases?: string[];
+                            };
+                            source?: string;
+                            valid_from: string | null;
+                            valid_to: string | null;
+                            observed_at?: string;
+                            session_id: string;
+                            /** @enum {string} */
+                            status: "current" | "superseded" | "retracted";
+                            replaced_by: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "session_memory.export": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export this thread's memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        jsonl: string;
+                        entities: number;
+                        facts: number;
+                        history: number;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "session_memory.import": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The export's JSON Lines text (at most 1048576 characters). */
+                    jsonl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Import memory into this thread */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entities: number;
+                        facts: number;
+                        history: number;
+                        revision: number;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2385,6 +3048,137 @@ export interface operations {
             };
             /** @description Refused or failed, with one of: `limit_exceeded`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "repository_memory.forget_session": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The session whose durable writes to forget (an origin_session_id). */
+                    session_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Forget what a session wrote to repository memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        scope: "namespace" | "session" | "promoted";
+                        session_id: string;
+                        stores: {
+                            store: string;
+                            entities: number;
+                            facts: number;
+                            history: number;
+                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
+                            rows?: number;
+                            /** @enum {string} */
+                            status: "done" | "pending";
+                        }[];
+                        done: boolean;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3776,6 +4570,8 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
+                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -3896,6 +4692,8 @@ export interface operations {
                             /** @description The kind's result once succeeded, else null. */
                             result: unknown;
                             error_code: string | null;
+                            /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                            message: string | null;
                             attempts: number;
                             max_attempts: number;
                             cancel_requested: boolean;
@@ -4013,6 +4811,8 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
+                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -4046,6 +4846,8 @@ export interface operations {
                         /** @description The kind's result once succeeded, else null. */
                         result: unknown;
                         error_code: string | null;
+                        /** @description Why, in words, beside error_code (null while there is no error code): a fixed sentence that never quotes a secret, a token, your input or an ID. */
+                        message: string | null;
                         attempts: number;
                         max_attempts: number;
                         cancel_requested: boolean;
@@ -4254,6 +5056,114 @@ export interface operations {
             };
         };
     };
+    "execution.session_erasure": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The ended session's ID. */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erasure receipt of an ended session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session_id: string;
+                        /** @enum {string} */
+                        cause: "revoked" | "expired";
+                        ended_at: string;
+                        stores: {
+                            /** @description A cleaner: session-memory (graph and vectors), ingest-uploads, idempotency-keys, job-quotes (AI/fix job parameters and results). */
+                            store: string;
+                            /** @description Items removed or redacted by every pass so far. */
+                            removed: number;
+                            /** @enum {string} */
+                            status: "done" | "pending";
+                        }[];
+                        /** @description Cleanup passes recorded (the revocation's own, then the sweep's retries every minute). */
+                        passes: number;
+                        done: boolean;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** How each operation is called over HTTP (operationId → route). */
@@ -4270,8 +5180,13 @@ export const ROUTES = {
   "session_memory.read": {"method":"get","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false,"auth":"execution"},
   "session_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":true,"auth":"execution"},
   "session_memory.clear": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory","pathParams":["repo"],"body":false,"auth":"execution"},
+  "session_memory.retract": {"method":"delete","path":"/api/v1/repos/{repo}/session-memory/facts/{fact_id}","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
+  "session_memory.history": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/facts/{fact_id}/history","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
+  "session_memory.export": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/export","pathParams":["repo"],"body":false,"auth":"execution"},
+  "session_memory.import": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/import","pathParams":["repo"],"body":true,"auth":"execution"},
   "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.forget_session": {"method":"post","path":"/api/v1/repos/{repo}/memory/forget-session","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false,"auth":"execution"},
   "repository_memory.subgraph": {"method":"get","path":"/api/v1/repos/{repo}/memory/subgraph","pathParams":["repo"],"body":false,"auth":"execution"},
@@ -4286,4 +5201,5 @@ export const ROUTES = {
   "jobs.list": {"method":"get","path":"/api/v1/jobs","pathParams":[],"body":false,"auth":"execution"},
   "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false,"auth":"execution"},
   "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false,"auth":"execution"},
+  "execution.session_erasure": {"method":"get","path":"/api/v1/execution/sessions/{session_id}/erasure","pathParams":["session_id"],"body":false,"auth":"execution"},
 } as const;

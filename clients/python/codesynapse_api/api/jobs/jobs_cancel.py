@@ -124,6 +124,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `cancel_job`.
+
     Args:
         id (str): The job id returned at submission ("job_…").
         x_codesynapse_session (str):
@@ -165,6 +167,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `cancel_job`.
+
     Args:
         id (str): The job id returned at submission ("job_…").
         x_codesynapse_session (str):
@@ -200,6 +204,8 @@ async def asyncio_detailed(
     200 with the job.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `cancel_job`.
 
     Args:
         id (str): The job id returned at submission ("job_…").
@@ -239,6 +245,8 @@ async def asyncio(
     200 with the job.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `cancel_job`.
 
     Args:
         id (str): The job id returned at submission ("job_…").

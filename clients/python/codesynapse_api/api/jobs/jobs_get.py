@@ -113,11 +113,11 @@ def sync_detailed(
 
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
-    attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null),
-    created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible
-    (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as
-    it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait
-    runs out.
+    message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
+    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
+    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
 
@@ -164,11 +164,11 @@ def sync(
 
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
-    attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null),
-    created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible
-    (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as
-    it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait
-    runs out.
+    message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
+    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
+    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
 
@@ -210,11 +210,11 @@ async def asyncio_detailed(
 
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
-    attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null),
-    created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible
-    (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as
-    it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait
-    runs out.
+    message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
+    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
+    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
 
@@ -259,11 +259,11 @@ async def asyncio(
 
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
-    attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null),
-    created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible
-    (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as
-    it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait
-    runs out.
+    message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
+    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
+    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
 

@@ -128,6 +128,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `list_jobs`.
+
     Args:
         status (JobsListStatus | Unset): Only jobs in this status.
         limit (int | Unset): At most this many jobs (1-100, default 20). Default: 20.
@@ -175,6 +177,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `list_jobs`.
+
     Args:
         status (JobsListStatus | Unset): Only jobs in this status.
         limit (int | Unset): At most this many jobs (1-100, default 20). Default: 20.
@@ -216,6 +220,8 @@ async def asyncio_detailed(
     next_before as `before` for the next page.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `list_jobs`.
 
     Args:
         status (JobsListStatus | Unset): Only jobs in this status.
@@ -261,6 +267,8 @@ async def asyncio(
     next_before as `before` for the next page.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `list_jobs`.
 
     Args:
         status (JobsListStatus | Unset): Only jobs in this status.

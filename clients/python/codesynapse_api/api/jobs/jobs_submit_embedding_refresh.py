@@ -143,6 +143,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `submit_embedding_refresh`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -195,6 +197,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `submit_embedding_refresh`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -241,6 +245,8 @@ async def asyncio_detailed(
     /api/v1/jobs/{id}?wait= or the job's event stream.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `submit_embedding_refresh`.
 
     Needs `write` permission on the repository.
 
@@ -291,6 +297,8 @@ async def asyncio(
     /api/v1/jobs/{id}?wait= or the job's event stream.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `submit_embedding_refresh`.
 
     Needs `write` permission on the repository.
 

@@ -141,6 +141,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `submit_fix_job`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -194,6 +196,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `submit_fix_job`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -241,6 +245,8 @@ async def asyncio_detailed(
     /api/v1/jobs/{id}?wait= or the job's event stream.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `submit_fix_job`.
 
     Needs `write` permission on the repository.
 
@@ -292,6 +298,8 @@ async def asyncio(
     /api/v1/jobs/{id}?wait= or the job's event stream.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `submit_fix_job`.
 
     Needs `write` permission on the repository.
 

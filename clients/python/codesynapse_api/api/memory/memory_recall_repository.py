@@ -129,11 +129,12 @@ def sync_detailed(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | MemoryRecallRepositoryResponse200]:
-    """Recall context
+    """Recall from repository memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -178,11 +179,12 @@ def sync(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | MemoryRecallRepositoryResponse200 | None:
-    """Recall context
+    """Recall from repository memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -222,11 +224,12 @@ async def asyncio_detailed(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | MemoryRecallRepositoryResponse200]:
-    """Recall context
+    """Recall from repository memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -269,11 +272,12 @@ async def asyncio(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | MemoryRecallRepositoryResponse200 | None:
-    """Recall context
+    """Recall from repository memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.

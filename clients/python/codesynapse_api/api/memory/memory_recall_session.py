@@ -127,11 +127,12 @@ def sync_detailed(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | MemoryRecallSessionResponse200]:
-    """Recall context
+    """Recall from this thread's memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -176,11 +177,12 @@ def sync(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | MemoryRecallSessionResponse200 | None:
-    """Recall context
+    """Recall from this thread's memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -220,11 +222,12 @@ async def asyncio_detailed(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | MemoryRecallSessionResponse200]:
-    """Recall context
+    """Recall from this thread's memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -267,11 +270,12 @@ async def asyncio(
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | MemoryRecallSessionResponse200 | None:
-    """Recall context
+    """Recall from this thread's memory
 
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
-    durable repository memory shared by everyone with access to the repository. Results: {results:
+    durable repository memory shared by everyone with access to the repository. Only facts current now,
+    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.

@@ -137,6 +137,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `index_repository_memory`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -182,6 +184,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `index_repository_memory`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -221,6 +225,8 @@ async def asyncio_detailed(
     execution. Answers {indexed, remaining}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `index_repository_memory`.
 
     Needs `write` permission on the repository.
 
@@ -264,6 +270,8 @@ async def asyncio(
     execution. Answers {indexed, remaining}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `index_repository_memory`.
 
     Needs `write` permission on the repository.
 

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.session_memory_clear_response_200 import SessionMemoryClearResponse200
 from ...types import Response
 
 
@@ -34,10 +35,11 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | Error | None:
-    if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+) -> Error | SessionMemoryClearResponse200 | None:
+    if response.status_code == 200:
+        response_200 = SessionMemoryClearResponse200.from_dict(response.json())
+
+        return response_200
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -102,7 +104,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | Error]:
+) -> Response[Error | SessionMemoryClearResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -117,12 +119,18 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Response[Any | Error]:
+) -> Response[Error | SessionMemoryClearResponse200]:
     """Clear this thread's memory
 
-     Deletes THIS chat thread's session memory for the repository and closes the namespace.
+     Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and
+    closes the namespace for good, and erases what this thread's finished AI and fix jobs on the
+    repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency
+    keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history,
+    rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `clear_session_memory`.
 
     Needs `read` permission on the repository.
 
@@ -136,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Error | SessionMemoryClearResponse200]
     """
 
     kwargs = _get_kwargs(
@@ -158,12 +166,18 @@ def sync(
     client: AuthenticatedClient | Client,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Any | Error | None:
+) -> Error | SessionMemoryClearResponse200 | None:
     """Clear this thread's memory
 
-     Deletes THIS chat thread's session memory for the repository and closes the namespace.
+     Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and
+    closes the namespace for good, and erases what this thread's finished AI and fix jobs on the
+    repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency
+    keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history,
+    rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `clear_session_memory`.
 
     Needs `read` permission on the repository.
 
@@ -177,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Error | SessionMemoryClearResponse200
     """
 
     return sync_detailed(
@@ -194,12 +208,18 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Response[Any | Error]:
+) -> Response[Error | SessionMemoryClearResponse200]:
     """Clear this thread's memory
 
-     Deletes THIS chat thread's session memory for the repository and closes the namespace.
+     Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and
+    closes the namespace for good, and erases what this thread's finished AI and fix jobs on the
+    repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency
+    keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history,
+    rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `clear_session_memory`.
 
     Needs `read` permission on the repository.
 
@@ -213,7 +233,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Error | SessionMemoryClearResponse200]
     """
 
     kwargs = _get_kwargs(
@@ -233,12 +253,18 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
-) -> Any | Error | None:
+) -> Error | SessionMemoryClearResponse200 | None:
     """Clear this thread's memory
 
-     Deletes THIS chat thread's session memory for the repository and closes the namespace.
+     Deletes THIS chat thread's session memory for the repository (facts, history, entities, vectors) and
+    closes the namespace for good, and erases what this thread's finished AI and fix jobs on the
+    repository quote from it (their results become {erased: true, cause, erased_at}; their idempotency
+    keys go). Answers an erasure receipt: {scope, session_id, stores: [{store, entities, facts, history,
+    rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `clear_session_memory`.
 
     Needs `read` permission on the repository.
 
@@ -252,7 +278,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Error | SessionMemoryClearResponse200
     """
 
     return (

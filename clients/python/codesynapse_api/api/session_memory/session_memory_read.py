@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote
@@ -16,6 +17,7 @@ def _get_kwargs(
     *,
     q: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> dict[str, Any]:
@@ -29,6 +31,11 @@ def _get_kwargs(
     params["q"] = q
 
     params["limit"] = limit
+
+    json_as_of: str | Unset = UNSET
+    if not isinstance(as_of, Unset):
+        json_as_of = as_of.isoformat()
+    params["as_of"] = json_as_of
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -120,14 +127,16 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     q: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | SessionMemoryReadResponse200]:
     """Read this thread's memory
 
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
-    filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject,
-    predicate, object}], revision}.
+    filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
+    thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
+    object, valid_from}], revision}.
 
     Runs as the registered session named in the execution headers.
 
@@ -140,6 +149,8 @@ def sync_detailed(
         q (str | Unset): Only entities and facts whose names, types or predicate contain this
             text.
         limit (int | Unset): At most this many entities and facts (default 100).
+        as_of (datetime.datetime | Unset): Answer what the thread believed at this time (platform
+            clock): the facts current then, including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -155,6 +166,7 @@ def sync_detailed(
         repo=repo,
         q=q,
         limit=limit,
+        as_of=as_of,
         x_codesynapse_session=x_codesynapse_session,
         x_codesynapse_parent_session=x_codesynapse_parent_session,
     )
@@ -172,14 +184,16 @@ def sync(
     client: AuthenticatedClient | Client,
     q: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | SessionMemoryReadResponse200 | None:
     """Read this thread's memory
 
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
-    filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject,
-    predicate, object}], revision}.
+    filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
+    thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
+    object, valid_from}], revision}.
 
     Runs as the registered session named in the execution headers.
 
@@ -192,6 +206,8 @@ def sync(
         q (str | Unset): Only entities and facts whose names, types or predicate contain this
             text.
         limit (int | Unset): At most this many entities and facts (default 100).
+        as_of (datetime.datetime | Unset): Answer what the thread believed at this time (platform
+            clock): the facts current then, including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -208,6 +224,7 @@ def sync(
         client=client,
         q=q,
         limit=limit,
+        as_of=as_of,
         x_codesynapse_session=x_codesynapse_session,
         x_codesynapse_parent_session=x_codesynapse_parent_session,
     ).parsed
@@ -219,14 +236,16 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     q: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | SessionMemoryReadResponse200]:
     """Read this thread's memory
 
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
-    filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject,
-    predicate, object}], revision}.
+    filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
+    thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
+    object, valid_from}], revision}.
 
     Runs as the registered session named in the execution headers.
 
@@ -239,6 +258,8 @@ async def asyncio_detailed(
         q (str | Unset): Only entities and facts whose names, types or predicate contain this
             text.
         limit (int | Unset): At most this many entities and facts (default 100).
+        as_of (datetime.datetime | Unset): Answer what the thread believed at this time (platform
+            clock): the facts current then, including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -254,6 +275,7 @@ async def asyncio_detailed(
         repo=repo,
         q=q,
         limit=limit,
+        as_of=as_of,
         x_codesynapse_session=x_codesynapse_session,
         x_codesynapse_parent_session=x_codesynapse_parent_session,
     )
@@ -269,14 +291,16 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     q: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | SessionMemoryReadResponse200 | None:
     """Read this thread's memory
 
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
-    filtered by a case-insensitive substring q. Answers {entities: [...], facts: [{fact_id, subject,
-    predicate, object}], revision}.
+    filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
+    thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
+    object, valid_from}], revision}.
 
     Runs as the registered session named in the execution headers.
 
@@ -289,6 +313,8 @@ async def asyncio(
         q (str | Unset): Only entities and facts whose names, types or predicate contain this
             text.
         limit (int | Unset): At most this many entities and facts (default 100).
+        as_of (datetime.datetime | Unset): Answer what the thread believed at this time (platform
+            clock): the facts current then, including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -306,6 +332,7 @@ async def asyncio(
             client=client,
             q=q,
             limit=limit,
+            as_of=as_of,
             x_codesynapse_session=x_codesynapse_session,
             x_codesynapse_parent_session=x_codesynapse_parent_session,
         )

@@ -130,9 +130,11 @@ def sync_detailed(
     """Remember facts for this thread
 
      Stores triples in THIS chat thread's session memory for the repository (private to this thread;
-    expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository
-    memory.
+    expires with it). Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or
+    declare the predicate single_valued (then a new object for the same subject replaces the old fact
+    automatically, in this and later upserts). Replaced facts leave recall and reads and stay in their
+    history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id],
+    revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
 
     Runs as the registered session named in the execution headers.
 
@@ -179,9 +181,11 @@ def sync(
     """Remember facts for this thread
 
      Stores triples in THIS chat thread's session memory for the repository (private to this thread;
-    expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository
-    memory.
+    expires with it). Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or
+    declare the predicate single_valued (then a new object for the same subject replaces the old fact
+    automatically, in this and later upserts). Replaced facts leave recall and reads and stay in their
+    history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id],
+    revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
 
     Runs as the registered session named in the execution headers.
 
@@ -223,9 +227,11 @@ async def asyncio_detailed(
     """Remember facts for this thread
 
      Stores triples in THIS chat thread's session memory for the repository (private to this thread;
-    expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository
-    memory.
+    expires with it). Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or
+    declare the predicate single_valued (then a new object for the same subject replaces the old fact
+    automatically, in this and later upserts). Replaced facts leave recall and reads and stay in their
+    history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id],
+    revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
 
     Runs as the registered session named in the execution headers.
 
@@ -270,9 +276,11 @@ async def asyncio(
     """Remember facts for this thread
 
      Stores triples in THIS chat thread's session memory for the repository (private to this thread;
-    expires with it). Idempotent per triple. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}], revision}. Use promote_session_facts to copy chosen facts into durable repository
-    memory.
+    expires with it). Idempotent per triple. To correct a fact, name the old fact_id in supersedes, or
+    declare the predicate single_valued (then a new object for the same subject replaces the old fact
+    automatically, in this and later upserts). Replaced facts leave recall and reads and stay in their
+    history. Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id],
+    revision}. Use promote_session_facts to copy chosen facts into durable repository memory.
 
     Runs as the registered session named in the execution headers.
 

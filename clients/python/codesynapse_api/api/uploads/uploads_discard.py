@@ -117,6 +117,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `discard_upload`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -161,6 +163,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `discard_upload`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -199,6 +203,8 @@ async def asyncio_detailed(
      Discards one of this session's snapshot uploads before it is ingested.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `discard_upload`.
 
     Needs `write` permission on the repository.
 
@@ -241,6 +247,8 @@ async def asyncio(
      Discards one of this session's snapshot uploads before it is ingested.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `discard_upload`.
 
     Needs `write` permission on the repository.
 

@@ -107,6 +107,8 @@ def sync_detailed(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `list_uploads`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -149,6 +151,8 @@ def sync(
 
     Runs as the registered session named in the execution headers.
 
+    MCP tool: `list_uploads`.
+
     Needs `write` permission on the repository.
 
     Args:
@@ -185,6 +189,8 @@ async def asyncio_detailed(
     [{upload_id, format, size, sha256, expires_at}]}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `list_uploads`.
 
     Needs `write` permission on the repository.
 
@@ -225,6 +231,8 @@ async def asyncio(
     [{upload_id, format, size, sha256, expires_at}]}.
 
     Runs as the registered session named in the execution headers.
+
+    MCP tool: `list_uploads`.
 
     Needs `write` permission on the repository.
 
