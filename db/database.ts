@@ -122,7 +122,7 @@ export function redactUrl(url: string): string {
 function withTurns(pglite: PGlite): PGlite {
   const turnFirst = <T extends { query: PGlite["query"] }>(target: T): T =>
     new Proxy(target, {
-      get(t, prop, receiver) {
+      get(t, prop) {
         if (prop === "query") {
           return async (...args: Parameters<PGlite["query"]>) => {
             await giveTurn();
@@ -132,7 +132,7 @@ function withTurns(pglite: PGlite): PGlite {
         if (prop === "transaction" && t === (pglite as unknown)) {
           return <R>(fn: (tx: PGliteTransaction) => Promise<R>) => pglite.transaction((tx) => fn(turnFirst(tx)));
         }
-        const v: unknown = Reflect.get(t, prop, receiver);
+        const v: unknown = Reflect.get(t, prop);
         return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
       },
     });

@@ -159,7 +159,6 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect(imported.isError ?? false, JSON.stringify(imported.structuredContent)).toBe(false);
       expect(imported.structuredContent).toMatchObject({ facts: 1 });
       called.push("import_session_memory");
-      expect(await use("forget_session_writes", { repo, session_id: session })).toMatchObject({ done: true });
       // The erasure receipt of an ended thread, read from a live thread of the same user.
       const ended = await registerThread(srv.url, a.apiKey);
       await ended.client.revoke();
@@ -181,6 +180,8 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       const fix = await use("submit_fix_job", { repo, problem: "AuthService never expires tokens" });
       expect((await use("cancel_job", { job_id: fix.job_id })).id).toBe(fix.job_id);
       expect((await use("submit_embedding_refresh", { repo })).job_id).toMatch(/^job_/);
+      // Last, as it erases this thread's durable facts and the graph nodes only they used.
+      expect(await use("forget_session_writes", { repo, session_id: session })).toMatchObject({ scope: "promoted", session_id: session });
       expect(called.sort()).toEqual(names);
     }, 300_000);
   }
