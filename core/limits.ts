@@ -136,3 +136,6 @@ export const JOB_EVENTS_MAX_STREAM_MS = 10 * 60_000;
 export const WEBHOOK_URL_MAX_CHARS = 2048;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_BATCH = 16;
+/** MCP task notifications (`subscriptions/listen` with `taskIds`): tasks one listener follows, listeners open at once per execution session on one node. */
+export const MCP_LISTEN_MAX_TASKS = 64;
+export const MCP_LISTENERS_PER_IDENTITY = 8;

@@ -73,6 +73,7 @@ import { authenticate } from "../../core/auth/authenticate";
 import { authInfoFor, createMcpServer, type ToolCaller } from "./server";
 import { postgresMcpSessionStore, type McpOwner, type McpSessionRecord, type McpSessionStore } from "./session-store";
 import { presentsCredentials } from "./auth-challenge";
+import { isTaskListen, ListenerCounts, serveTaskListen } from "./task-listen";
 
 export const MCP_PATH = "/mcp";
 const MCP_SESSION_HEADER = "mcp-session-id";
@@ -191,6 +192,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
   const entries = new Map<string, Entry>();
   /** Sessions being rebuilt on this node: concurrent requests for one share the rebuild. */
   const hydrating = new Map<string, Promise<Entry>>();
+  /** Task listeners open on this node, per execution session (api/mcp/task-listen.ts). */
+  const listeners = new ListenerCounts();
 
   /** Resolves the request's execution and binds or checks the session's owner. */
   async function admit(entry: Entry, req: Request, repo?: RepoAsk): Promise<ToolCaller> {
@@ -329,11 +332,21 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     const messages = messagesOf(req.body);
     const single = messages.length === 1 && isJSONRPCRequest(messages[0]) ? messages[0].id : null;
     let authInfo: AuthInfo | undefined;
+    let caller: ToolCaller | undefined;
     try {
       const work = messages.some((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method));
       if (work || namedSession(req) !== null) {
         const { actor, identity, expiresAt, repo } = await resolveExecution(ctx, req, toolRepoAsk(messages));
-        authInfo = authInfoFor({ actor, identity, expiresAt, ...(repo ? { repo } : {}) });
+        caller = { actor, identity, expiresAt, ...(repo ? { repo } : {}) };
+        authInfo = authInfoFor(caller);
+      }
+      // Task notifications: a listen naming taskIds is served from the job watcher, as the caller resolved above.
+      if (messages.length === 1 && isTaskListen(messages[0]) && caller) {
+        checkProtocolVersion(req);
+        const named = req.headers["mcp-method"];
+        if (named !== undefined && named !== "subscriptions/listen") throw new AppError("validation_failed", { message: "The Mcp-Method header does not match the request." });
+        await serveTaskListen(ctx, listeners, caller, messages[0], res);
+        return;
       }
     } catch (err) {
       sendError(res, err, single);
