@@ -15,7 +15,8 @@
  *     `job_not_found`), never the task; so are ids not shaped like a job id.
  *   - tasks/cancel is the jobs.cancel operation (the same row update and in-process signal);
  *     tasks/update has nothing to answer (no job asks for input) and acknowledges a known task.
- * Tasks live as long as their job rows: across restarts and on every node.
+ * Tasks live as long as their job rows: across restarts and on every node. Status notifications
+ * (`notifications/tasks` on `subscriptions/listen`) are api/mcp/task-listen.ts, from `taskOf`.
  */
 import { ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
