@@ -124,11 +124,17 @@ export function protocolFailure(err: unknown, code: number = ProtocolErrorCode.I
 /** Registers one identity-bound tool. */
 export type DefineTool = <S extends z.ZodRawShape>(name: string, def: ToolDef<S>, body: ToolBody<z.infer<z.ZodObject<S>>>) => void;
 
+/** How long a 2026-07-28 client may reuse `tools/list`. */
+export const MCP_TOOLS_LIST_TTL_MS = 300_000;
+
 export function createMcpServer(ctx: AppContext, era: ProtocolEra = "legacy"): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     {
       capabilities: { tools: { listChanged: false } },
+      // 2026-07-28 lists are cacheable: the tool list is the catalog's, the same for every caller
+      // and fixed for the life of a server version, so a client may reuse it for five minutes.
+      cacheHints: { "tools/list": { ttlMs: MCP_TOOLS_LIST_TTL_MS, cacheScope: "public" } },
       instructions:
         "CodeSynapse memory and jobs for one chat thread. Every tool call runs as the execution identity " +
         "named by the X-CodeSynapse-Session headers (HTTP) or the CODESYNAPSE_SESSION_ID environment (stdio); " +

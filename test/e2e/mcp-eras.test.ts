@@ -204,6 +204,8 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     const own = await call(srv.url, "POST", "/mcp", { headers: { ...m.headers, origin: srv.url }, body: m.body });
     expect(own.status).toBe(200);
     expect(rpc(own.text).result.tools.length).toBe(26);
+    // The modern era's list is cacheable for five minutes, for every caller alike.
+    expect(rpc(own.text).result).toMatchObject({ ttlMs: 300_000 });
   });
 
   it("server/discover advertises 2026-07-28 and the tasks extension; an unsupported revision is -32022 with the supported ones", async () => {
