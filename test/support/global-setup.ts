@@ -11,7 +11,7 @@
  * ends — so data directories, archives, browser profiles and scratch checkouts a test forgets (or
  * that a killed process leaves) do not pile up in the system temporary directory.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -24,6 +24,9 @@ function dockerAvailable(): boolean {
 
 export default async function setup(): Promise<() => Promise<void>> {
   const runTmp = mkdtempSync(path.join(os.tmpdir(), "codesynapse-test-run-"));
+  // Traversable, not listable, by other users: a server a test starts as its own user (a private
+  // PostgreSQL runs as `postgres` when the tests run as root) must reach its directory in here.
+  chmodSync(runTmp, 0o711);
   process.env.TMPDIR = runTmp;
   const removeTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
   const stops: Stop[] = [];
