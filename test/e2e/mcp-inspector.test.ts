@@ -90,7 +90,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));
-    a = await seedAccount(database.db);
+    a = await seedAccount(database.db, { repoLevel: "admin" });
     await writeFixtureRepo(path.join(root, "repo"));
   });
   afterAll(async () => {
@@ -178,6 +178,14 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     expect((await use("recall_context", { repo, query: "AuthService" })).results.length).toBeGreaterThan(0);
     expect(await use("offload_turns", { repo, turns: [{ role: "user", content: "The TokenStore caches tokens." }] })).toBeTruthy();
     expect((await use("promote_session_facts", { repo, fact_ids: [facts[0]!.fact_id] })).promoted).toHaveLength(1);
+    const exported = await use("export_session_memory", { repo });
+    expect(exported).toMatchObject({ facts: 1 });
+    expect((await use("retract_session_fact", { repo, fact_id: facts[0]!.fact_id })).fact_id).toBe(facts[0]!.fact_id);
+    expect((await use("session_fact_history", { repo, fact_id: facts[0]!.fact_id })).versions.length).toBeGreaterThan(0);
+    // A second thread of the same user takes this thread's export (import fills an empty namespace).
+    const second = await registerThread(srv.url, a.apiKey);
+    called.push("import_session_memory");
+    expect(await callTool(srv.url, second.headers, "import_session_memory", { repo, jsonl: exported.jsonl })).toMatchObject({ facts: 1 });
     expect((await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts).toHaveLength(1);
     const nodes = (await use("search_graph_nodes", { repo, query: "AuthService" })).nodes as { id: string }[];
     expect(nodes.length).toBeGreaterThan(0);
@@ -191,12 +199,19 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     expect((await use("cancel_job", { job_id: fix.job_id })).id).toBe(fix.job_id);
     expect((await use("submit_embedding_refresh", { repo })).job_id).toMatch(/^job_/);
     expect(await use("index_repository_memory", { repo })).toHaveProperty("indexed");
-    expect(await use("clear_session_memory", { repo })).toEqual({});
+    expect(await use("clear_session_memory", { repo })).toMatchObject({ scope: "namespace" });
     // An upload stays REST; listing and discarding it are tools.
     const up = await client.upload(repo, await fixtureTar({ "a.ts": "export const a = 1;\n" }));
     expect((await use("list_uploads", { repo })).uploads.map((u: { upload_id: string }) => u.upload_id)).toContain(up.upload_id);
     expect(await use("discard_upload", { repo, upload_id: up.upload_id })).toEqual({});
 
-    expect(called.sort()).toEqual(names);
+    // The erasure receipt of an ended thread, read from a live one of the same user.
+    const ended = await registerThread(srv.url, a.apiKey);
+    await ended.client.revoke();
+    expect(await use("get_session_erasure", { session_id: ended.session })).toMatchObject({ session_id: ended.session, cause: "revoked" });
+    // Last, as it erases this thread's durable facts and the graph nodes only they used.
+    expect(await use("forget_session_writes", { repo, session_id: (await use("get_identity", {})).session_id })).toMatchObject({ scope: "promoted" });
+
+    expect([...new Set(called)].sort()).toEqual(names);
   }, 600_000);
 });
