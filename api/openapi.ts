@@ -36,7 +36,7 @@ export function openApiPath(path: string): string {
 }
 
 function operationId(op: Operation, b: HttpBinding): string {
-  const fixed = Object.values(b.fixed ?? {});
+  const fixed = Object.values(b.fixed ?? {}).filter((v) => v !== undefined);
   return fixed.length > 0 ? `${op.name}.${fixed.join(".")}` : op.name;
 }
 

@@ -73,7 +73,8 @@ export const recallContext = defineOperation({
   errors: [...SESSION_ERRORS, ...REPOSITORY_ERRORS],
   http: [
     { method: "post", path: `${SESSION}/recall`, fixed: { memory_scope: "session" }, title: "Recall from this thread's memory" },
-    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository" }, title: "Recall from repository memory" },
+    // as_of is not a field of the repository route: durable memory keeps no validity to look back on.
+    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository", as_of: undefined }, title: "Recall from repository memory" },
   ],
   mcp: { tool: "recall_context", readOnly: true },
   async run(call, input) {

@@ -98,7 +98,10 @@ export interface HttpBinding {
   status?: number;
   /** This route's own title, when one operation has two routes (the reference lists each under its title; titles are unique). */
   title?: string;
-  /** Input fields this route fixes (one operation, two routes); the client may not send them. */
+  /**
+   * Input fields this route fixes (one operation, two routes); the client may not send them. A field
+   * fixed to `undefined` is not part of this route at all (the body refuses it as unknown).
+   */
   fixed?: Record<string, unknown>;
   /** Input fields named otherwise in this route's path, query or body (field → name on the wire). */
   rename?: Record<string, string>;

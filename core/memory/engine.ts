@@ -162,7 +162,7 @@ export function factViews(s: SnapshotContent, facts: SessionFact[] = s.facts): L
 export function instant(v: string | number | Date | undefined, field: string): number | undefined {
   if (v === undefined) return undefined;
   const t = v instanceof Date ? v.getTime() : typeof v === "number" ? v : Date.parse(v);
-  if (!Number.isSafeInteger(t) || t < 0) throw bad(field);
+  if (!Number.isSafeInteger(t)) throw bad(field);
   return t;
 }
 
@@ -574,7 +574,7 @@ export class SessionMemoryEngine {
     const sims = checkHits(hits, key, this.now(), new Set(s.entities.map((e) => e.id)));
     // Live facts by default; with as_of, what the namespace believed then (entities never leave before a clear).
     const facts = input.asOf === undefined ? s.facts : factsAsOf(s, input.asOf);
-    const views = factViews(s, facts).map((f) => ({ fact_id: f.fact_id, subject: f.subject, predicate: f.predicate, object: f.object }));
+    const views = factViews(s, facts).map((f) => ({ fact_id: f.fact_id, subject: f.subject, predicate: f.predicate, object: f.object, ...(f.source !== undefined ? { source: f.source } : {}) }));
     return { results: rankFacts(views, input.query, sims, limit, input.mode ?? "fused", this.deps.embedder?.denseWeight) };
   }
 

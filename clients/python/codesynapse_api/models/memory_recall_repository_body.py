@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -18,22 +17,15 @@ class MemoryRecallRepositoryBody:
     Attributes:
         query (str): What to look for, in plain words.
         limit (int | Unset): At most this many results (1-50, default 10).
-        as_of (datetime.datetime | Unset): Session memory only (refused for repository memory): answer what this thread
-            believed at this time (platform clock), including facts since superseded or retracted.
     """
 
     query: str
     limit: int | Unset = UNSET
-    as_of: datetime.datetime | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         query = self.query
 
         limit = self.limit
-
-        as_of: str | Unset = UNSET
-        if not isinstance(self.as_of, Unset):
-            as_of = self.as_of.isoformat()
 
         field_dict: dict[str, Any] = {}
 
@@ -44,8 +36,6 @@ class MemoryRecallRepositoryBody:
         )
         if limit is not UNSET:
             field_dict["limit"] = limit
-        if as_of is not UNSET:
-            field_dict["as_of"] = as_of
 
         return field_dict
 
@@ -56,17 +46,9 @@ class MemoryRecallRepositoryBody:
 
         limit = d.pop("limit", UNSET)
 
-        _as_of = d.pop("as_of", UNSET)
-        as_of: datetime.datetime | Unset
-        if isinstance(_as_of, Unset):
-            as_of = UNSET
-        else:
-            as_of = datetime.datetime.fromisoformat(_as_of)
-
         memory_recall_repository_body = cls(
             query=query,
             limit=limit,
-            as_of=as_of,
         )
 
         return memory_recall_repository_body

@@ -1612,11 +1612,6 @@ export interface operations {
                     query: string;
                     /** @description At most this many results (1-50, default 10). */
                     limit?: number;
-                    /**
-                     * Format: date-time
-                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
-                     */
-                    as_of?: string;
                 };
             };
         };
