@@ -334,6 +334,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     let authInfo: AuthInfo | undefined;
     let caller: ToolCaller | undefined;
     try {
+      // Before the SDK, which would quote an unsupported version back.
+      checkProtocolVersion(req);
       const work = messages.some((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method));
       if (work || namedSession(req) !== null) {
         const { actor, identity, expiresAt, repo } = await resolveExecution(ctx, req, toolRepoAsk(messages));
@@ -342,7 +344,6 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
       }
       // Task notifications: a listen naming taskIds is served from the job watcher, as the caller resolved above.
       if (messages.length === 1 && isTaskListen(messages[0]) && caller) {
-        checkProtocolVersion(req);
         const named = req.headers["mcp-method"];
         if (named !== undefined && named !== "subscriptions/listen") throw new AppError("validation_failed", { message: "The Mcp-Method header does not match the request." });
         await serveTaskListen(ctx, listeners, caller, messages[0], res);

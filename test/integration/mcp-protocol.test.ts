@@ -31,7 +31,7 @@ await describeEachDatabase("MCP protocol errors", (t) => {
         headers: { ...bearer(a.apiKey), ...ACCEPT, "mcp-session-id": sid, "mcp-protocol-version": probe },
         ...(method === "POST" ? { body: { jsonrpc: "2.0", id: 2, method: "tools/list" } } : {}),
       });
-      expect([r.status, r.body?.error?.data?.code], method).toEqual([400, "mcp_protocol_unsupported"]);
+      expect([r.status, r.body?.error?.data?.code], `${method} ${r.text}`).toEqual([400, "mcp_protocol_unsupported"]);
       expect(r.text, method).not.toContain(probe);
     }
     expect(lines.join("\n")).not.toContain(probe);
