@@ -26,7 +26,8 @@ import { idString } from "../../core/boundary";
 import { AppError } from "../../core/errors";
 import { JOB_STATUSES } from "../../ops/job-view";
 import { signalCancel } from "../../queues/cancel-signals";
-import { adminCancel, adminJobDetail, failureGroups, listAdminJobs, requeueableIds, requeueJobs, type JobFilter } from "../../queues/sql/adminJobs";
+import { adminJobDetail, failureGroups, listAdminJobs, requeueableIds, requeueJobs, type JobFilter } from "../../queues/sql/adminJobs";
+import { cancelAnyJob } from "../../queues/sql/cancelJob";
 import type { JobRow } from "../../queues/jobs";
 import { ADMIN_COMMANDS } from "../../ops/admin-commands";
 import { isAdminCommand } from "../../ops/admin-usage";
@@ -114,7 +115,7 @@ export function adminApiRoutes(ctx: AppContext): Router {
     ...admin,
     route(async (req, res) => {
       const id = String(req.params.id);
-      const row = await adminCancel(ctx.db, id, ctx.clock.now());
+      const row = await cancelAnyJob(ctx.db, id, ctx.clock.now());
       if (!row) {
         const d = await adminJobDetail(ctx.db, id);
         if (!d) throw new AppError("job_not_found");

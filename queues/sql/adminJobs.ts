@@ -5,7 +5,7 @@
  *                    first, with the organisation's name, the repository's name and the actor's email;
  *   failureGroups    failed, refused and abandoned jobs grouped by kind and error code;
  *   adminJobDetail   one job with its attempts (job_attempts, written by the attempt-history trigger);
- *   adminCancel      queued → canceled at once; running → cancel_requested_at (its worker stops it);
+ *   (cancel: cancelAnyJob in cancelJob.ts, the owner's transition for any job);
  *   requeueJobs      retry/replay: failed or refused restartable jobs go back to `queued` as they are —
  *                    the same row, so the same identity and primary session — with room for one more
  *                    attempt. The claim rechecks the identity like any claim; fix jobs (restartable =
@@ -110,20 +110,6 @@ export async function adminJobDetail(db: Db, id: string): Promise<{ job: AdminJo
     .orderBy("attempt")
     .execute();
   return { job, attempts };
-}
-
-/** Cancels any job: queued ends canceled now, running is asked to stop. Undefined when it has already ended. */
-export async function adminCancel(db: Db, id: string, now: Date): Promise<JobRow | undefined> {
-  const r = await sql<JobRow>`
-    update jobs
-       set status = case when status = 'queued' then 'canceled' else status end,
-           error_code = case when status = 'queued' then 'canceled' else error_code end,
-           finished_at = case when status = 'queued' then ${now}::timestamptz else finished_at end,
-           cancel_requested_at = coalesce(cancel_requested_at, ${now}::timestamptz),
-           updated_at = ${now}
-     where id = ${id} and status in ('queued', 'running')
-    returning *`.execute(db);
-  return r.rows[0];
 }
 
 /**
