@@ -111,7 +111,7 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
 
   {
     const store = new InMemoryRepositoryStore();
-    for (let i = 0; i < triples.length; i += 500) await store.upsertFacts(REPO, triples.slice(i, i + 500), { session_id: null });
+    for (let i = 0; i < triples.length; i += 500) await store.upsertFacts(REPO, triples.slice(i, i + 500), { session_id: null }, Date.now());
     const rows: QualityRow[] = [];
     const sweep: RecallQualityBench["sweep"] = [];
     const chosen: Record<string, number> = {};

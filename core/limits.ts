@@ -70,6 +70,12 @@ export const MAX_OFFLOAD_QUEUE_BATCHES = 256;
 /** MEM-6: durable repository memory, per repository, and per write. */
 export const MAX_REPO_NODES = 200_000;
 export const MAX_REPO_FACTS = 200_000;
+/**
+ * History of one repository's durable memory (superseded and retracted facts, core/memory/repository-history.ts):
+ * entries and bytes of JSON. Counted toward MAX_REPO_FACTS with the live facts.
+ */
+export const MAX_REPO_HISTORY = 1024;
+export const MAX_REPO_HISTORY_BYTES = 512 * 1024;
 /** HTTP-4: `POST /memory/index` embeds at most this many durable entities per call. */
 export const MAX_EMBED_BATCH = 256;
 /** RET-1: rows removed per cleanup batch (purgeSession / purgeExpired). */

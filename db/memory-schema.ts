@@ -68,6 +68,10 @@ export interface SessionMemoryVectorsTable {
 
 export interface RepoMemoryLocksTable {
   repo_id: string;
+  /** Bumped by every write under the lock (migration 20261203_2300). */
+  revision: ColumnType<string | number, number | undefined, number>;
+  /** The repository's meta document: history and single-valued predicates. */
+  doc: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
 export interface RepoNodesTable {

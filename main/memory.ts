@@ -59,6 +59,9 @@ const NEO4J_REPOSITORY_STORE: MethodNames<RepositoryMemoryStore> = {
   embeddings: true,
   pruneSource: true,
   forgetOrigin: true,
+  loadMeta: true,
+  factsSelected: true,
+  factsPage: true,
 };
 const NEO4J_OR_MILVUS_VECTOR_INDEX: MethodNames<SessionVectorIndex> = {
   ping: true,

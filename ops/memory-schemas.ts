@@ -46,3 +46,26 @@ export const erasureReceipt = z.strictObject({
   ),
   done: z.boolean(),
 });
+
+export const repoFactId = z.string().regex(/^rf_[0-9a-f]{32}$/).describe('A fact_id of the repository\'s durable memory ("rf_…").');
+
+/** One interval of a durable fact: who wrote it (session_id), when, who ended it and what replaced it. */
+export const repoFactHistory = z.strictObject({
+  fact_id: z.string(),
+  versions: z.array(
+    z.strictObject({
+      fact_id: z.string(),
+      subject: entityView,
+      predicate: z.string(),
+      object: entityView,
+      origin_session_id: z.string().nullable().describe("The session that wrote the fact (null for a write without one)."),
+      source: z.string().optional(),
+      valid_from: z.string().nullable(),
+      valid_to: z.string().nullable(),
+      observed_at: z.string().optional(),
+      ended_by: z.string().nullable().describe("The session whose write ended this interval (null while current, or once that session was forgotten)."),
+      status: z.enum(["current", "superseded", "retracted"]),
+      replaced_by: z.array(z.string()),
+    }),
+  ),
+});

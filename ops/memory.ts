@@ -17,6 +17,7 @@ import {
   MAX_OFFLOAD_TURNS,
   MAX_OFFLOAD_TURN_CHARS,
   MAX_HISTORY_PER_NAMESPACE,
+  MAX_REPO_HISTORY,
   MAX_IMPORT_CHARS,
   MAX_PROMOTE_FACT_IDS,
   MAX_SINGLE_VALUED_PREDICATES,
@@ -30,7 +31,7 @@ import { EXPORT_FORMAT } from "../core/memory/transfer";
 import { eraseRepoJobQuotes } from "../queues/memory-erasure";
 import { defineOperation, type OpCall } from "./operation";
 import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
-import { asOf, erasureReceipt, factHistory, liveFact, sessionFactId } from "./memory-schemas";
+import { asOf, erasureReceipt, factHistory, liveFact, repoFactHistory, repoFactId, sessionFactId } from "./memory-schemas";
 
 const SESSION = "/api/v1/repos/:repo/session-memory";
 /** What session memory itself refuses: its limits, a cleared namespace, a concurrent write. */
@@ -56,15 +57,15 @@ export const recallContext = defineOperation({
   description:
     "Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository " +
     '(nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory ' +
-    "shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the " +
-    "thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.",
+    "shared by everyone with access to the repository. Only facts current now, unless as_of asks what the thread (or the " +
+    "repository) believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.",
   input: {
     repo: repoRef,
     query: recallQuery,
     limit: recallLimit,
     memory_scope: z.enum(["session", "repository"]).default("session").describe('"session" (default): this thread only; "repository": durable shared memory.'),
     as_of: asOf.describe(
-      "Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), " +
+      "Answer what this thread (or, for repository memory, the repository) believed at this time (platform clock), " +
         "including facts since superseded or retracted.",
     ),
   },
@@ -73,18 +74,14 @@ export const recallContext = defineOperation({
   errors: [...SESSION_ERRORS, ...REPOSITORY_ERRORS],
   http: [
     { method: "post", path: `${SESSION}/recall`, fixed: { memory_scope: "session" }, title: "Recall from this thread's memory" },
-    // as_of is not a field of the repository route: durable memory keeps no validity to look back on.
-    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository", as_of: undefined }, title: "Recall from repository memory" },
+    { method: "post", path: `${REPOSITORY}/recall`, fixed: { memory_scope: "repository" }, title: "Recall from repository memory" },
   ],
   mcp: { tool: "recall_context", readOnly: true },
   async run(call, input) {
     const m = memoryOf(call);
-    const q = { query: input.query, limit: input.limit };
-    if (input.memory_scope === "repository") {
-      if (input.as_of !== undefined) throw new AppError("validation_failed", { message: "as_of applies to session memory.", details: { field: "as_of" } });
-      return m.repository.recall(call.auth.identity, call.repo!.repoId, q);
-    }
-    return m.sessions.recall(scopeOf(call), { ...q, asOf: instant(input.as_of, "as_of") });
+    const q = { query: input.query, limit: input.limit, asOf: instant(input.as_of, "as_of") };
+    if (input.memory_scope === "repository") return m.repository.recall(call.auth.identity, call.repo!.repoId, q);
+    return m.sessions.recall(scopeOf(call), q);
   },
 });
 
@@ -314,14 +311,70 @@ export const upsertGraphTriples = defineOperation({
   description:
     "Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the repository; each new " +
     "record notes this thread as origin_session_id. Needs write permission. For thread-private notes use upsert_session_facts. " +
-    "Answers {facts: [{fact_id, subject_id, predicate, object_id}]}.",
-  input: { repo: repoRef, triples, source },
-  output: z.object({ facts: z.array(factIds) }),
+    "To correct a durable fact, name it in supersedes, or declare the predicate single_valued for the repository (then a new " +
+    "object for the same subject replaces the old fact, in this and later writes); replaced facts leave recall and reads and " +
+    "stay in their history (repository_fact_history). Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id]}.",
+  input: {
+    repo: repoRef,
+    triples,
+    source,
+    supersedes: z
+      .array(repoFactId)
+      .max(MAX_SUPERSEDES)
+      .optional()
+      .describe(`Up to ${MAX_SUPERSEDES} live durable fact_id values these triples replace. All or nothing: an ID that is not a live fact of this repository refuses the call (404).`),
+    single_valued: z
+      .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/))
+      .max(MAX_SINGLE_VALUED_PREDICATES)
+      .optional()
+      .describe(`Predicates to declare single-valued in this repository's durable memory, for good (at most ${MAX_SINGLE_VALUED_PREDICATES}): one live object per subject.`),
+    observed_at: z.iso.datetime({ offset: true }).optional().describe("When the writer observed these facts, if it knows better than the time of this call (not in the future)."),
+  },
+  output: z.strictObject({ facts: z.array(factIds), superseded: z.array(z.string()) }),
   level: "write",
-  errors: REPOSITORY_ERRORS,
+  errors: [...REPOSITORY_ERRORS, "revision_conflict"],
   http: [{ method: "post", path: `${REPOSITORY}/triples` }],
   mcp: { tool: "upsert_graph_triples" },
-  run: async (call, input) => memoryOf(call).repository.upsertTriples(call.auth.identity, call.repo!.repoId, { triples: input.triples, source: input.source }),
+  run: async (call, input) =>
+    memoryOf(call).repository.upsertTriples(call.auth.identity, call.repo!.repoId, {
+      triples: input.triples,
+      source: input.source,
+      supersedes: input.supersedes,
+      single_valued: input.single_valued,
+      observed_at: instant(input.observed_at, "observed_at"),
+    }),
+});
+
+export const retractRepositoryFact = defineOperation({
+  name: "repository_memory.retract",
+  title: "Retract a durable repository fact",
+  description:
+    "Takes one fact out of the repository's live DURABLE memory (write permission): recall and reads stop returning it; " +
+    "its history keeps it with the time it was retracted and this thread as ended_by. An ID that is not a live fact of the " +
+    "repository answers 404. Answers {fact_id, valid_to}.",
+  input: { repo: repoRef, fact_id: repoFactId },
+  output: z.strictObject({ fact_id: z.string(), valid_to: z.string() }),
+  level: "write",
+  errors: [...REPOSITORY_ERRORS, "revision_conflict"],
+  http: [{ method: "delete", path: `${REPOSITORY}/facts/:fact_id` }],
+  mcp: { tool: "retract_repository_fact", destructive: true },
+  run: async (call, input) => memoryOf(call).repository.retract(call.auth.identity, call.repo!.repoId, input.fact_id),
+});
+
+export const repositoryFactHistory = defineOperation({
+  name: "repository_memory.history",
+  title: "History of a durable repository fact",
+  description:
+    "Every interval during which one fact of the repository's DURABLE memory was current: who wrote it (origin_session_id), " +
+    "when (valid_from, valid_to; null while current), why it stopped (superseded or retracted), by whose write (ended_by) " +
+    `and which facts replaced it. Oldest first. A repository keeps at most ${MAX_REPO_HISTORY} ended intervals. Answers {fact_id, versions: [...]}.`,
+  input: { repo: repoRef, fact_id: repoFactId },
+  output: repoFactHistory,
+  level: "read",
+  errors: REPOSITORY_ERRORS,
+  http: [{ method: "get", path: `${REPOSITORY}/facts/:fact_id/history` }],
+  mcp: { tool: "repository_fact_history", readOnly: true },
+  run: async (call, input) => memoryOf(call).repository.history(call.repo!.repoId, input.fact_id),
 });
 
 export const forgetSessionWrites = defineOperation({
@@ -386,6 +439,7 @@ export const querySubgraph = defineOperation({
     node_id: idString(MAX_ENTITY_NAME_CHARS).describe("A node id from search_graph_nodes or a fact's subject/object id."),
     depth: z.number().int().min(1).max(MAX_SUBGRAPH_DEPTH).optional(),
     limit: z.number().int().min(1).max(MAX_SUBGRAPH_EDGES).optional(),
+    as_of: asOf.describe("Answer with the durable facts the repository held at this time (platform clock), including ones since superseded or retracted."),
   },
   output: z.object({
     nodes: z.array(repoNode),
@@ -396,7 +450,7 @@ export const querySubgraph = defineOperation({
   http: [{ method: "get", path: `${REPOSITORY}/subgraph` }],
   mcp: { tool: "query_subgraph", readOnly: true },
   async run(call, input) {
-    const g = await memoryOf(call).repository.querySubgraph(call.repo!.repoId, input.node_id, input.depth ?? 1, input.limit ?? 100);
+    const g = await memoryOf(call).repository.querySubgraph(call.repo!.repoId, input.node_id, input.depth ?? 1, input.limit ?? 100, instant(input.as_of, "as_of"));
     return { nodes: g.nodes, edges: g.edges };
   },
 });

@@ -27,7 +27,7 @@ import { redact } from "../redact";
 import { checkHits, rankFacts, type FactView, type RecallResult } from "../recall/recall";
 import type { Clock } from "../clock";
 import type { Embedder } from "./embedder";
-import { endFact, factsAsOf, historyOf, singleValuedOf, withMeta } from "./history";
+import { endFact, factsAsOf, historyOf, planSupersession, singleValuedOf, withMeta } from "./history";
 import { entityId, factId, normalizeName, SESSION_FACT_ID } from "./ids";
 import { checkSnapshot, emptyContent, PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
 import type { SessionMemoryStore } from "./store";
@@ -288,27 +288,7 @@ export class SessionMemoryEngine {
         facts.set(id, fact);
         touched.push(fact);
       }
-      const newIds = new Set(touched.map((f) => f.fact_id));
-      const ended = new Map<string, Set<string>>();
-      for (const id of supersedes) {
-        if (newIds.has(id)) throw bad("supersedes");
-        ended.set(id, new Set(newIds));
-      }
-      const bySubject = new Map<string, string>();
-      for (const t of touched) {
-        if (!single.has(t.predicate)) continue;
-        const slot = `${t.subject_id}\u0000${t.predicate}`;
-        const other = bySubject.get(slot);
-        if (other !== undefined && other !== t.fact_id) throw bad("single_valued");
-        bySubject.set(slot, t.fact_id);
-        for (const f of facts.values()) {
-          if (f.subject_id === t.subject_id && f.predicate === t.predicate && !newIds.has(f.fact_id)) {
-            const by = ended.get(f.fact_id) ?? new Set<string>();
-            by.add(t.fact_id);
-            ended.set(f.fact_id, by);
-          }
-        }
-      }
+      const ended = planSupersession(facts.values(), touched, supersedes, single);
       for (const [id, by] of ended) {
         const f = facts.get(id)!;
         facts.delete(id);

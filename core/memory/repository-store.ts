@@ -6,9 +6,18 @@
  * `null` — no session is ever fabricated for them. Permission is checked by
  * the caller (core/authorize.ts) before any call here.
  *
- * Implemented in memory and PostgreSQL (db/graph/*); Neo4j/HugeGraph next.
- * Each adapter enforces MAX_REPO_NODES / MAX_REPO_FACTS inside its own
+ * Implemented in memory, PostgreSQL, Neo4j and HugeGraph (db/graph/*). Each
+ * adapter enforces MAX_REPO_NODES / MAX_REPO_FACTS inside its own
  * transaction, under a per-repository lock.
+ *
+ * Memory that changes: each repository has one small meta document
+ * (`RepoMemoryDoc`: its fact history and single-valued predicates, checked by
+ * core/memory/repository-history.ts) and a revision, kept with its lock
+ * record. Every write under the lock bumps the revision; a write that ends
+ * facts (supersession, retraction) passes a `RepoChange` naming the revision it
+ * read, and the adapter refuses it (409 `revision_conflict`) if the revision
+ * moved, so the decision which facts a write ends is made on what is stored.
+ * The durable fact quota counts live facts plus history entries.
  */
 import type { Tx } from "../../db/schema";
 import type { FactView } from "../recall/recall";
@@ -27,6 +36,51 @@ export interface RepoNode {
 export interface RepoFact extends FactView {
   origin_session_id: string | null;
   source?: string;
+  /** Epoch ms, platform clock: when the repository learned the fact (absent on facts stored before validity existed). */
+  valid_from?: number;
+  /** Epoch ms, the writer's clock, if it said. */
+  observed_at?: number;
+}
+
+/** One interval during which a durable fact was current and then stopped being (superseded or retracted). */
+export interface RepoFactVersion {
+  fact_id: string;
+  subject: { id: string; name: string; type: string };
+  predicate: string;
+  object: { id: string; name: string; type: string };
+  source?: string;
+  /** Epoch ms (0 when the fact predates validity). */
+  valid_from: number;
+  /** Epoch ms: when it stopped being current. */
+  valid_to: number;
+  observed_at?: number;
+  /** The session that wrote the fact (its origin_session_id; null for a write without one). */
+  session_id: string | null;
+  /** The session whose write ended it (null once that session's writes were forgotten). */
+  ended_by: string | null;
+  ended: "superseded" | "retracted";
+  replaced_by: string[];
+}
+
+/** The repository's meta document: history (oldest first) and single-valued predicates. */
+export interface RepoMemoryDoc {
+  history?: RepoFactVersion[];
+  single_valued?: string[];
+}
+
+export interface RepoMeta {
+  /** Bumped by every write under the repository lock; 0 before the first. */
+  revision: number;
+  doc: RepoMemoryDoc;
+}
+
+/** What a write that ends facts adds to an upsert: checked against the revision it read. */
+export interface RepoChange {
+  expectedRevision: number;
+  /** Live FACT edges to remove (each must exist), with their subjects (graph stores find edges from their source node). */
+  end: Array<{ fact_id: string; subject_id: string }>;
+  /** The repository's meta document after the write (replaces the stored one). */
+  doc: RepoMemoryDoc;
 }
 
 /** A validated, redacted triple with its node IDs already derived (repoNodeId / repoFactId). */
@@ -36,6 +90,9 @@ export interface DurableTriple {
   predicate: string;
   object: { id: string; name: string; type: string };
   source?: string | undefined;
+  /** Epoch ms: when the repository learned it (default: the write's `now`). */
+  valid_from?: number | undefined;
+  observed_at?: number | undefined;
 }
 
 export interface Subgraph {
@@ -51,8 +108,21 @@ export interface RepositoryMemoryStore {
    * (docs/jobs.md "Writes are fenced").
    */
   inTransaction?(tx: Tx): RepositoryMemoryStore;
-  /** Upserts nodes and facts atomically; existing records keep their origin. Returns the facts' IDs. */
-  upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]>;
+  /**
+   * Upserts nodes and facts atomically; existing records keep their origin and every other field. Returns the
+   * facts' IDs. With `change`: refuses `revision_conflict` unless the revision is `change.expectedRevision`,
+   * removes the `change.end` edges, stores `change.doc` (checked with `checkRepoDoc`) — all in the same transaction.
+   */
+  upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number, change?: RepoChange): Promise<string[]>;
+  /** The repository's meta document and revision (empty doc, revision 0, before any write). */
+  loadMeta(repoId: string): Promise<RepoMeta>;
+  /**
+   * Live FACT edges whose ID is in `ids`, or whose subject is in `subjects` and predicate in `predicates`,
+   * at most `limit`, ordered by ID.
+   */
+  factsSelected(repoId: string, sel: { ids: string[]; subjects: string[]; predicates: string[] }, limit: number): Promise<RepoFact[]>;
+  /** Live FACT edges ordered by ID, after `after` (exclusive; "" from the start), at most `limit` (export). */
+  factsPage(repoId: string, after: string, limit: number): Promise<RepoFact[]>;
   /** Nodes whose name contains every token (case-insensitive), at most `limit`. */
   searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]>;
   /** The node and everything within `depth` hops (both directions), at most `limit` edges. */
@@ -80,14 +150,15 @@ export interface RepositoryMemoryStore {
   /**
    * Erasure of what one session wrote (promoted or upserted), under the repository lock: removes the FACT
    * edges whose `origin_session_id` is the session, then that session's nodes no edge touches any more
-   * (with their embeddings); nodes still used by other facts stay, with their origin set to null.
+   * (with their embeddings); nodes still used by other facts stay, with their origin set to null. Its
+   * history entries go too, and entries it ended lose `ended_by`/`replaced_by` (`forgetInDoc`).
    */
-  forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }>;
+  forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }>;
 }
 
 /** What a job handler may use of the repository store while it runs: reads only. Its writes go through `persist`. */
 export type RepositoryReader = Pick<
   RepositoryMemoryStore,
-  "kind" | "searchNodes" | "querySubgraph" | "factsMatching" | "factsTouching" | "nodesMissingEmbedding" | "embeddings"
+  "kind" | "searchNodes" | "querySubgraph" | "factsMatching" | "factsTouching" | "nodesMissingEmbedding" | "embeddings" | "loadMeta" | "factsSelected"
 >;
 

@@ -9,7 +9,16 @@
  */
 import { AppError } from "../errors";
 import type { Identity } from "../execution/identity";
-import { MAX_EMBED_BATCH, MAX_ENTITY_NAME_CHARS, MAX_PROMOTE_FACT_IDS, MAX_RECALL_LIMIT, MAX_SOURCE_CHARS, MAX_TRIPLES_PER_UPSERT } from "../limits";
+import {
+  MAX_EMBED_BATCH,
+  MAX_ENTITY_NAME_CHARS,
+  MAX_PROMOTE_FACT_IDS,
+  MAX_RECALL_LIMIT,
+  MAX_SINGLE_VALUED_PREDICATES,
+  MAX_SOURCE_CHARS,
+  MAX_SUPERSEDES,
+  MAX_TRIPLES_PER_UPSERT,
+} from "../limits";
 import { redact } from "../redact";
 import { rankFacts, type RecallResult } from "../recall/recall";
 import { tokenize } from "../recall/tokenize";
@@ -17,8 +26,10 @@ import { cosine } from "./vector-index";
 import type { Embedder } from "./embedder";
 import { assertAuthorisedIdentity } from "./embedder";
 import type { ErasureReceipt, SessionMemoryEngine, MemoryScope } from "./engine";
-import { normalizeName, repoFactId, repoNodeId, SESSION_FACT_ID } from "./ids";
-import type { DurableTriple, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
+import { planSupersession } from "./history";
+import { normalizeName, REPO_FACT_ID, repoFactId, repoNodeId, SESSION_FACT_ID } from "./ids";
+import { endRepoFact, repoCurrentAt, repoDoc, repoHistoryOf, repoSingleValuedOf } from "./repository-history";
+import type { DurableTriple, RepoFact, RepoFactVersion, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
 import { PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
 import type { TripleInput } from "./types";
 
@@ -28,8 +39,76 @@ export const REPO_DENSE_SCAN = 5000;
 /** Dense hits of one durable recall that join the fusion. */
 export const REPO_DENSE_HITS = 64;
 
+/** Live facts of the slots one write touches, read to decide what it ends (a slot holds one fact once declared). */
+export const REPO_SLOT_FACTS = 2048;
+/** Revision conflicts a durable write that ends facts retries by re-reading (as session memory does). */
+const REVISION_RETRIES = 3;
+
 function bad(field: string): AppError {
   return new AppError("validation_failed", { message: `The request is not valid: ${field}.`, details: { field } });
+}
+
+function notFound(): AppError {
+  return new AppError("not_found", { message: "No such fact in this repository's memory." });
+}
+
+const iso = (ms: number | undefined): string | null => (ms === undefined || ms === 0 ? null : new Date(ms).toISOString());
+
+/** A durable fact as reads show it: provenance and validity (ISO; valid_from null before validity existed). */
+export interface RepoFactView {
+  fact_id: string;
+  subject: { id: string; name: string; type: string };
+  predicate: string;
+  object: { id: string; name: string; type: string };
+  origin_session_id: string | null;
+  source?: string;
+  valid_from: string | null;
+  observed_at?: string;
+}
+
+/** One interval of a durable fact's life, as the history read shows it. */
+export interface RepoFactHistoryEntry extends RepoFactView {
+  valid_to: string | null;
+  ended_by: string | null;
+  status: "current" | "superseded" | "retracted";
+  replaced_by: string[];
+}
+
+export function repoFactView(f: RepoFact): RepoFactView {
+  return {
+    fact_id: f.fact_id,
+    subject: f.subject,
+    predicate: f.predicate,
+    object: f.object,
+    origin_session_id: f.origin_session_id,
+    ...(f.source !== undefined ? { source: f.source } : {}),
+    valid_from: iso(f.valid_from),
+    ...(f.observed_at !== undefined ? { observed_at: new Date(f.observed_at).toISOString() } : {}),
+  };
+}
+
+/** A history interval as a fact (for as_of reads and recall). */
+function versionAsFact(v: RepoFactVersion): RepoFact {
+  return {
+    fact_id: v.fact_id,
+    subject: v.subject,
+    predicate: v.predicate,
+    object: v.object,
+    origin_session_id: v.session_id,
+    ...(v.source !== undefined ? { source: v.source } : {}),
+    valid_from: v.valid_from,
+    ...(v.observed_at !== undefined ? { observed_at: v.observed_at } : {}),
+  };
+}
+
+/** Durable upsert options beyond the triples: supersession, declarations, the caller's clock. */
+export interface RepoUpsertInput {
+  triples: TripleInput[];
+  source?: string | undefined;
+  supersedes?: string[] | undefined;
+  single_valued?: string[] | undefined;
+  /** Epoch ms, caller's clock. */
+  observed_at?: number | undefined;
 }
 
 async function durableTriples(repoId: string, triples: TripleInput[], source: string | undefined): Promise<DurableTriple[]> {
@@ -68,13 +147,113 @@ export class RepositoryMemory {
     return this.deps.repo;
   }
 
-  /** Durable upsert (HTTP-4b, `upsert_graph_triples`): records the writing session as origin. */
-  async upsertTriples(identity: Identity, repoId: string, input: { triples: TripleInput[]; source?: string | undefined }): Promise<{ facts: Array<{ fact_id: string; subject_id: string; predicate: string; object_id: string }> }> {
+  /**
+   * Durable upsert (HTTP-4b, `upsert_graph_triples`): records the writing session as origin. Facts named in
+   * `supersedes` (all or nothing: 404 otherwise) and live facts of a single-valued slot the write gives another
+   * object stop being current: they leave the graph for the repository's history, replaced by this write's facts
+   * (the same decision as session memory's, core/memory/history.ts planSupersession), checked against the
+   * repository's revision and retried on a conflict.
+   */
+  async upsertTriples(
+    identity: Identity,
+    repoId: string,
+    input: RepoUpsertInput,
+  ): Promise<{ facts: Array<{ fact_id: string; subject_id: string; predicate: string; object_id: string }>; superseded: string[] }> {
     assertAuthorisedIdentity(identity);
-    const triples = await durableTriples(repoId, input.triples, input.source);
-    await this.deps.repo.upsertFacts(repoId, triples, { session_id: identity.session_id }, this.deps.clock.now().getTime());
+    const supersedes = input.supersedes ?? [];
+    if (!Array.isArray(supersedes) || supersedes.length > MAX_SUPERSEDES || !supersedes.every((id) => typeof id === "string" && REPO_FACT_ID.test(id))) throw bad("supersedes");
+    const declared = input.single_valued ?? [];
+    if (!Array.isArray(declared) || declared.length > MAX_SINGLE_VALUED_PREDICATES || !declared.every((p) => typeof p === "string" && PREDICATE_PATTERN.test(p))) {
+      throw bad("single_valued");
+    }
+    const observedAt = input.observed_at;
+    if (observedAt !== undefined && (!Number.isSafeInteger(observedAt) || observedAt < 0 || observedAt > this.deps.clock.now().getTime())) throw bad("observed_at");
+    const triples = (await durableTriples(repoId, input.triples, input.source)).map((t) => (observedAt !== undefined ? { ...t, observed_at: observedAt } : t));
+    const ended = await this.write(identity, repoId, triples, supersedes, declared);
     await this.index(identity, repoId).catch((err: unknown) => this.deps.onWarning?.("embedding_failed", err instanceof AppError ? err.code : "internal"));
-    return { facts: triples.map((t) => ({ fact_id: t.fact_id, subject_id: t.subject.id, predicate: t.predicate, object_id: t.object.id })) };
+    return { facts: triples.map((t) => ({ fact_id: t.fact_id, subject_id: t.subject.id, predicate: t.predicate, object_id: t.object.id })), superseded: ended };
+  }
+
+  /**
+   * Writes triples, ending what they supersede. A plain write (nothing named, no single-valued predicate
+   * involved, nothing declared) is the adapter's idempotent upsert; otherwise the meta document and the
+   * slots' live facts are read, the ended facts go to history, and the adapter applies it all at the revision read.
+   */
+  private async write(identity: Identity, repoId: string, triples: DurableTriple[], supersedes: string[], declared: string[]): Promise<string[]> {
+    const store = this.deps.repo;
+    const origin = { session_id: identity.session_id };
+    for (let attempt = 1; ; attempt++) {
+      const meta = await store.loadMeta(repoId);
+      const now = this.deps.clock.now().getTime();
+      const single = new Set([...repoSingleValuedOf(meta.doc), ...declared]);
+      const written = triples.map((t) => ({ fact_id: t.fact_id, subject_id: t.subject.id, predicate: t.predicate }));
+      const slots = written.filter((w) => single.has(w.predicate));
+      const newDeclared = declared.some((p) => !repoSingleValuedOf(meta.doc).includes(p));
+      if (supersedes.length === 0 && slots.length === 0 && !newDeclared) {
+        await store.upsertFacts(repoId, triples, origin, now);
+        return [];
+      }
+      const live = await store.factsSelected(
+        repoId,
+        { ids: supersedes, subjects: [...new Set(slots.map((w) => w.subject_id))], predicates: [...new Set(slots.map((w) => w.predicate))] },
+        REPO_SLOT_FACTS + supersedes.length,
+      );
+      const byId = new Map(live.map((f) => [f.fact_id, f]));
+      // All or nothing, and the ID is not echoed: the same answer for a foreign, guessed or ended fact.
+      if (!supersedes.every((id) => byId.has(id))) throw notFound();
+      const ended = planSupersession(
+        live.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject.id, predicate: f.predicate })),
+        written,
+        supersedes,
+        single,
+      );
+      const history = [...repoHistoryOf(meta.doc)];
+      for (const [id, by] of ended) history.push(endRepoFact(byId.get(id)!, identity.session_id, now, "superseded", [...by]));
+      const change = {
+        expectedRevision: meta.revision,
+        end: [...ended.keys()].map((id) => ({ fact_id: id, subject_id: byId.get(id)!.subject.id })),
+        doc: repoDoc(history, [...single]),
+      };
+      try {
+        await store.upsertFacts(repoId, triples, origin, now, change);
+        return [...ended.keys()];
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= REVISION_RETRIES) throw err;
+      }
+    }
+  }
+
+  /** Ends one live durable fact (repository write permission): it leaves the graph for the history. Unknown → 404. */
+  async retract(identity: Identity, repoId: string, id: string): Promise<{ fact_id: string; valid_to: string }> {
+    assertAuthorisedIdentity(identity);
+    if (typeof id !== "string" || !REPO_FACT_ID.test(id)) throw notFound();
+    const store = this.deps.repo;
+    for (let attempt = 1; ; attempt++) {
+      const meta = await store.loadMeta(repoId);
+      const now = this.deps.clock.now().getTime();
+      const [f] = await store.factsSelected(repoId, { ids: [id], subjects: [], predicates: [] }, 1);
+      if (!f) throw notFound();
+      const doc = repoDoc([...repoHistoryOf(meta.doc), endRepoFact(f, identity.session_id, now, "retracted", [])], repoSingleValuedOf(meta.doc));
+      try {
+        await store.upsertFacts(repoId, [], { session_id: identity.session_id }, now, { expectedRevision: meta.revision, end: [{ fact_id: id, subject_id: f.subject.id }], doc });
+        return { fact_id: id, valid_to: new Date(now).toISOString() };
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= REVISION_RETRIES) throw err;
+      }
+    }
+  }
+
+  /** Every interval of one durable fact, oldest first, the current one (if live) last. Never held → 404. */
+  async history(repoId: string, id: string): Promise<{ fact_id: string; versions: RepoFactHistoryEntry[] }> {
+    if (typeof id !== "string" || !REPO_FACT_ID.test(id)) throw notFound();
+    const meta = await this.deps.repo.loadMeta(repoId);
+    const versions: RepoFactHistoryEntry[] = repoHistoryOf(meta.doc)
+      .filter((v) => v.fact_id === id)
+      .map((v) => ({ ...repoFactView(versionAsFact(v)), valid_to: new Date(v.valid_to).toISOString(), ended_by: v.ended_by, status: v.ended, replaced_by: v.replaced_by }));
+    const [live] = await this.deps.repo.factsSelected(repoId, { ids: [id], subjects: [], predicates: [] }, 1);
+    if (live) versions.push({ ...repoFactView(live), valid_to: null, ended_by: null, status: "current", replaced_by: [] });
+    if (versions.length === 0) throw notFound();
+    return { fact_id: id, versions };
   }
 
   async searchNodes(repoId: string, query: string, limit: number): Promise<RepoNode[]> {
@@ -82,15 +261,36 @@ export class RepositoryMemory {
     return this.deps.repo.searchNodes(repoId, tokens, Math.min(Math.max(1, limit), 200));
   }
 
-  async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph> {
-    return this.deps.repo.querySubgraph(repoId, nodeId, Math.min(Math.max(1, depth), 3), Math.min(Math.max(1, limit), 500));
+  /**
+   * The subgraph around a node; with `asOf`, as the repository held it then: edges learned after it leave
+   * (and the nodes only they reached), history intervals current at it that touch the subgraph come back
+   * with their endpoints (a node reached only through history shows no origin).
+   */
+  async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number, asOf?: number): Promise<Subgraph> {
+    const lim = Math.min(Math.max(1, limit), 500);
+    const g = await this.deps.repo.querySubgraph(repoId, nodeId, Math.min(Math.max(1, depth), 3), lim);
+    if (asOf === undefined || g.nodes.length === 0) return g;
+    const facts = await this.deps.repo.factsSelected(repoId, { ids: g.edges.map((e) => e.id), subjects: [], predicates: [] }, lim);
+    const learned = new Map(facts.map((f) => [f.fact_id, f.valid_from]));
+    const edges = g.edges.filter((e) => !learned.has(e.id) || repoCurrentAt({ valid_from: learned.get(e.id) }, asOf));
+    const known = new Map(g.nodes.map((n) => [n.id, n]));
+    const seen = new Set(edges.map((e) => e.id));
+    const extra = new Map<string, RepoNode>();
+    for (const v of repoHistoryOf((await this.deps.repo.loadMeta(repoId)).doc)) {
+      if (edges.length >= lim || seen.has(v.fact_id) || !repoCurrentAt(v, asOf) || !(known.has(v.subject.id) || known.has(v.object.id))) continue;
+      seen.add(v.fact_id);
+      edges.push({ id: v.fact_id, label: "FACT", src: v.subject.id, predicate: v.predicate, dst: v.object.id, origin_session_id: v.session_id });
+      for (const n of [v.subject, v.object]) if (!known.has(n.id)) extra.set(n.id, { id: n.id, label: "Node", name: n.name, type: n.type, origin_session_id: null });
+    }
+    const reached = new Set([nodeId, ...edges.flatMap((e) => [e.src, e.dst])]);
+    return { nodes: [...g.nodes.filter((n) => reached.has(n.id)), ...extra.values()], edges };
   }
 
   /** Durable recall: bounded BM25 over candidate facts + exact dense similarity over embedded nodes, fused by RRF. */
   async recall(
     identity: Identity,
     repoId: string,
-    input: { query: string; limit?: number | undefined; mode?: "fused" | "lexical" | "dense" },
+    input: { query: string; limit?: number | undefined; mode?: "fused" | "lexical" | "dense"; asOf?: number | undefined },
   ): Promise<{ results: RecallResult[] }> {
     assertAuthorisedIdentity(identity);
     const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
@@ -114,8 +314,20 @@ export class RepositoryMemory {
       }
     }
     const dense = sims.size > 0 ? await this.deps.repo.factsTouching(repoId, [...sims.keys()], REPO_RECALL_CANDIDATES) : [];
-    const facts = new Map([...lexical, ...dense].map((f) => [f.fact_id, f]));
-    return { results: rankFacts([...facts.values()], input.query, sims, limit, input.mode ?? "fused", embedder?.denseWeight) };
+    let candidates: RepoFact[] = [...lexical, ...dense];
+    if (input.asOf !== undefined) {
+      // What the repository held then: live facts learned by then, and history intervals that contain it,
+      // drawn by the same lexical (endpoint names) and dense (touching the nearest nodes) rules.
+      const asOf = input.asOf;
+      const words = tokens.map((t) => t.toLowerCase());
+      const touches = (n: { id: string; name: string }) => sims.has(n.id) || words.some((t) => n.name.toLowerCase().includes(t));
+      const past = repoHistoryOf((await this.deps.repo.loadMeta(repoId)).doc).filter((v) => repoCurrentAt(v, asOf) && (touches(v.subject) || touches(v.object)));
+      candidates = [...candidates.filter((f) => repoCurrentAt(f, asOf)), ...past.map(versionAsFact)];
+    }
+    const facts = new Map(candidates.map((f) => [f.fact_id, f]));
+    const ranked = rankFacts([...facts.values()], input.query, sims, limit, input.mode ?? "fused", embedder?.denseWeight);
+    // Validity stays out of recall's answer (its shape is the session's); the history read shows it.
+    return { results: ranked.map(({ valid_from: _v, observed_at: _o, ...r }: RecallResult & { valid_from?: number; observed_at?: number }) => r) };
   }
 
   /** `POST /memory/index`: embeds one bounded batch of durable nodes that lack an embedding. */
@@ -174,7 +386,8 @@ export class RepositoryMemory {
       triples.push(...(await durableTriples(scope.ns, [t], lineage.get(id) ?? "promoted from session memory")));
     }
     assertAuthorisedIdentity(scope.identity);
-    await this.deps.repo.upsertFacts(scope.ns, triples, { session_id: scope.identity.session_id }, this.deps.clock.now().getTime());
+    // Through the same write as an upsert: a single-valued slot of the repository keeps one live fact.
+    await this.write(scope.identity, scope.ns, triples, [], []);
     await this.index(scope.identity, scope.ns).catch((err: unknown) => this.deps.onWarning?.("embedding_failed", err instanceof AppError ? err.code : "internal"));
     return { promoted: triples.map((t) => t.fact_id) };
   }
@@ -190,7 +403,7 @@ export class RepositoryMemory {
     return {
       scope: "promoted",
       session_id: sessionId,
-      stores: [{ store: `repository:${this.deps.repo.kind}`, entities: r.nodes, facts: r.edges, history: 0, status: "done" }],
+      stores: [{ store: `repository:${this.deps.repo.kind}`, entities: r.nodes, facts: r.edges, history: r.history, status: "done" }],
       done: true,
     };
   }

@@ -4,6 +4,7 @@
  * documents travel as JSON strings: graph servers store flat properties.
  */
 import { enforceQuotas, type RootState } from "../../core/memory/quotas";
+import { readEdgeProps } from "../../core/memory/repository-history";
 import type { RepoFact } from "../../core/memory/repository-store";
 import type { ScopeKey, ScopeSnapshot } from "../../core/memory/types";
 
@@ -78,7 +79,6 @@ export interface RepoFactRow {
 }
 
 export function toRepoFact(r: RepoFactRow): RepoFact {
-  const props = r.props ? (JSON.parse(r.props) as { source?: unknown }) : {};
   return {
     fact_id: r.fact_id,
     subject: r.subject,
@@ -86,6 +86,6 @@ export function toRepoFact(r: RepoFactRow): RepoFact {
     object: r.object,
     // Legacy records have none; never fabricate one (MEM-6).
     origin_session_id: r.origin_session_id ?? null,
-    ...(typeof props.source === "string" ? { source: props.source } : {}),
+    ...readEdgeProps(r.props),
   };
 }

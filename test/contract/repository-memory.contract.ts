@@ -19,6 +19,7 @@ import { RepositoryMemory } from "../../core/memory/repository";
 import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepositoryMemoryStore } from "../../core/memory/repository-store";
 import { InMemorySessionStore } from "../../db/graph/memory/session-store";
 import { identityOf, owner, rid } from "./memory-fixtures";
+import { repositoryValidityContract } from "./repository-memory-validity.contract";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -32,6 +33,7 @@ export function durable(repoId: string, s: string, p: string, o: string, types: 
 export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
   const now = Date.UTC(2026, 11, 2, 12);
   const store = () => h();
+  repositoryValidityContract(store);
   const chain = (repo: string, n: number, prefix = "N") => Array.from({ length: n }, (_, i) => durable(repo, `${prefix}${i}`, "calls", `${prefix}${i + 1}`));
 
   it("round-trips facts as Node/FACT records with the writing session as origin", async () => {
@@ -252,7 +254,7 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
     // Other repositories' records of the same session are not touched.
     const elsewhere = rid("repo");
     await store().upsertFacts(elsewhere, [durable(elsewhere, "Ledger", "writes", "Journal")], { session_id: "ses-forget" }, now);
-    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 2, nodes: 2 });
+    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 2, nodes: 2, history: 0 });
     expect(await store().searchNodes(repo, ["ledger"], 10)).toEqual([]);
     expect(await store().searchNodes(repo, ["journal"], 10)).toEqual([]);
     const accounts = await store().searchNodes(repo, ["accounts"], 10);
@@ -262,6 +264,6 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
     expect(left[0]!.origin_session_id).toBe("ses-keep");
     expect((await store().factsMatching(elsewhere, ["ledger"], 10)).map((f) => f.origin_session_id)).toEqual(["ses-forget"]);
     // Idempotent.
-    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 0, nodes: 0 });
+    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 0, nodes: 0, history: 0 });
   });
 }

@@ -46,6 +46,8 @@ synchronized (('codesynapse.hugegraph.repo-memory:' + repo).intern()) {
   long version = lock == null ? 0L : lock.value('version')
   Long nodeCount = lock == null ? null : opt(lock, 'node_count')
   Long factCount = lock == null ? null : opt(lock, 'fact_count')
+  String storedDoc = lock == null ? null : opt(lock, 'doc')
+  String newDoc = null
   boolean changed = false
   ${body}
   if (changed) {
@@ -53,11 +55,13 @@ synchronized (('codesynapse.hugegraph.repo-memory:' + repo).intern()) {
       def kv = [T.label, 'RepoMemoryLock', T.id, lock_vid, 'repo_id', repo, 'version', version + 1L]
       if (nodeCount != null) kv += ['node_count', nodeCount]
       if (factCount != null) kv += ['fact_count', factCount]
+      if (newDoc != null) kv += ['doc', newDoc]
       graph.addVertex(kv as Object[])
     } else {
       lock.property('version', version + 1L)
       if (nodeCount != null) lock.property('node_count', nodeCount)
       if (factCount != null) lock.property('fact_count', factCount)
+      if (newDoc != null) lock.property('doc', newDoc)
     }
     g.tx().commit()
   }
@@ -68,9 +72,20 @@ groovy.json.JsonOutput.toJson(result)`;
 /**
  * Upsert of deduplicated nodes and facts (first occurrence wins, existing
  * records keep their origin). Counters missing (a repository written before
- * they existed) are counted once, here, under the monitor.
+ * they existed) are counted once, here, under the monitor. With a change
+ * (\`expected\` not null): refuses unless the version is \`expected\`, removes
+ * the \`end\` edges (each must exist), stores \`doc\`. The fact quota counts
+ * live facts plus history entries (\`hist\`: of \`doc\`, or of the stored doc).
  */
 export const UPSERT = locked(`
+  if (expected != null && version != (long) expected) refuse('revision_conflict')
+  def dropEdges = []
+  end.each { r ->
+    def e = g.V(r.s).outE('FACT').has('fact_id', r.f).toList().find { inRepo(it) }
+    if (e == null) refuse('revision_conflict')
+    dropEdges << e
+  }
+  long histCount = hist != null ? (long) hist : (storedDoc == null ? 0L : ((new groovy.json.JsonSlurper().parseText(storedDoc).history ?: []).size() as long))
   def have = [:]
   if (!nodes.isEmpty()) {
     g.V(nodes.collect { it.vid }).hasLabel('Node').toList().each { v ->
@@ -82,11 +97,14 @@ export const UPSERT = locked(`
   facts.each { r -> if (have[r.s] != null && g.V(r.s).outE('FACT').has('fact_id', r.f).hasNext()) haveFacts << r.f }
   def addNodes = nodes.findAll { have[it.vid] == null }
   def addFacts = facts.findAll { !haveFacts.contains(it.f) }
-  if (!addNodes.isEmpty() || !addFacts.isEmpty()) {
+  if (!addNodes.isEmpty() || !addFacts.isEmpty() || expected != null) {
     if (nodeCount == null) nodeCount = g.V().hasLabel('Node').has('repo_id', repo).count().next()
     if (factCount == null) factCount = g.V().hasLabel('Node').has('repo_id', repo).outE('FACT').count().next()
     if (!addNodes.isEmpty() && nodeCount + addNodes.size() > max_nodes) refuse('repo_nodes')
-    if (!addFacts.isEmpty() && factCount + addFacts.size() > max_facts) refuse('repo_facts')
+    if ((!addFacts.isEmpty() || expected != null) && factCount - dropEdges.size() + addFacts.size() + histCount > max_facts) refuse('repo_facts')
+    dropEdges.each { it.remove() }
+    factCount -= dropEdges.size()
+    if (expected != null) newDoc = doc
     addNodes.each { r ->
       def kv = [T.label, 'Node', T.id, r.vid, 'repo_id', repo, 'eid', r.eid, 'name', r.name, 'name_key', r.name_key, 'type', r.type, 'props', '{}',
         'created_at', now, 'updated_at', now]
@@ -141,6 +159,7 @@ export const PRUNE_SOURCE = locked(`
 
 /** Erasure of one session's writes: its FACT edges, then its nodes nothing touches; shared nodes lose the origin. */
 export const FORGET_ORIGIN = locked(`
+  if (version != (long) expected) refuse('revision_conflict')
   def all = repoNodes()
   def drop = []
   def touched = [] as Set
@@ -159,7 +178,8 @@ export const FORGET_ORIGIN = locked(`
   shared.each { it.property('origin_session_id').remove() }
   if (nodeCount != null) nodeCount -= orphans.size()
   if (factCount != null) factCount -= drop.size()
-  changed = !drop.isEmpty() || !orphans.isEmpty() || !shared.isEmpty()
+  if (doc != null) newDoc = doc
+  changed = !drop.isEmpty() || !orphans.isEmpty() || !shared.isEmpty() || doc != null
   result = [edges: drop.size(), nodes: orphans.size()]`);
 
 export const SEARCH_NODES = `${HELPERS}
@@ -209,3 +229,35 @@ export const EMBEDDINGS = `${HELPERS}
 def hits = g.V().hasLabel('Node').has('repo_id', repo).has('embedding_model', model).toList().findAll { inRepo(it) && opt(it, 'embedding') != null }
 hits = hits.sort { a, b -> a.value('eid') <=> b.value('eid') }
 groovy.json.JsonOutput.toJson(hits.take((int) lim).collect { [id: it.value('eid'), vector: it.value('embedding')] })`;
+
+/** The repository's revision (its lock's version) and meta document. */
+export const META = `${HELPERS}
+def lock = g.V(lock_vid).hasLabel('RepoMemoryLock').tryNext().orElse(null)
+groovy.json.JsonOutput.toJson([revision: lock == null ? 0L : lock.value('version'), doc: lock == null ? null : opt(lock, 'doc')])`;
+
+/** Live FACT edges by fact id (a scan of the repository's edges) or by (subject vertex, predicate), ordered by fact id. */
+export const FACTS_SELECTED = `${HELPERS}
+def out = [:]
+def idSet = ids as Set
+if (!idSet.isEmpty()) {
+  def all = repoNodes()
+  if (!all.isEmpty()) g.V(all.collect { it.id() }).outE('FACT').toList().each { e -> if (inRepo(e) && idSet.contains(e.value('fact_id'))) out[e.value('fact_id')] = e }
+}
+def preds = predicates as Set
+if (!svids.isEmpty() && !preds.isEmpty()) {
+  g.V(svids).hasLabel('Node').toList().findAll { inRepo(it) }.each { v ->
+    g.V(v.id()).outE('FACT').toList().each { e -> if (inRepo(e) && preds.contains(e.value('predicate'))) out[e.value('fact_id')] = e }
+  }
+}
+def res = []
+out.keySet().sort().each { f -> def e = out[f]; def a = e.outVertex(); def b = e.inVertex(); if (inRepo(a) && inRepo(b)) res << factMap(e, a, b) }
+groovy.json.JsonOutput.toJson(res.take((int) lim))`;
+
+/** One page of live FACT edges ordered by fact id, after \`after\` (export). */
+export const FACTS_PAGE = `${HELPERS}
+def all = repoNodes()
+def es = all.isEmpty() ? [] : g.V(all.collect { it.id() }).outE('FACT').toList().findAll { inRepo(it) && it.value('fact_id') > after }
+es = es.sort { it.value('fact_id') }.take((int) lim)
+def res = []
+es.each { e -> def a = e.outVertex(); def b = e.inVertex(); if (inRepo(a) && inRepo(b)) res << factMap(e, a, b) }
+groovy.json.JsonOutput.toJson(res)`;

@@ -18,10 +18,11 @@
  * (repository-scripts.ts); every value is a binding; reads recheck `repo_id`
  * on every edge and both of its endpoints.
  */
-import { limitError } from "../../../core/errors";
+import { AppError, limitError } from "../../../core/errors";
 import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
-import type { DurableTriple, RepoFact, RepoNode, RepositoryMemoryStore, Subgraph } from "../../../core/memory/repository-store";
+import { checkRepoDoc, edgeProps, forgetInDoc, repoHistoryOf } from "../../../core/memory/repository-history";
+import type { DurableTriple, RepoChange, RepoFact, RepoMemoryDoc, RepoMeta, RepoNode, RepositoryMemoryStore, Subgraph } from "../../../core/memory/repository-store";
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import * as R from "./repository-scripts";
 import { ensureSchema, REPOSITORY_SCHEMA, vid } from "./schema";
@@ -72,13 +73,15 @@ export class HugeGraphRepositoryStore implements RepositoryMemoryStore {
         if (err instanceof HugeGraphRefusal) {
           if (err.code === "repo_nodes") throw limitError("repo_nodes", MAX_REPO_NODES);
           if (err.code === "repo_facts") throw limitError("repo_facts", MAX_REPO_FACTS);
+          if (err.code === "revision_conflict") throw new AppError("revision_conflict");
         }
         throw err;
       }
     });
   }
 
-  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number, change?: RepoChange): Promise<string[]> {
+    if (change) checkRepoDoc(repoId, change.doc);
     const nodes = new Map<string, { vid: string; eid: string; name: string; name_key: string; type: string }>();
     const facts = new Map<string, { s: string; o: string; f: string; p: string; props: string }>();
     // The first occurrence in a batch wins, as it does against stored records.
@@ -90,16 +93,20 @@ export class HugeGraphRepositoryStore implements RepositoryMemoryStore {
           o: vid.node(repoId, t.object.id),
           f: t.fact_id,
           p: t.predicate,
-          props: JSON.stringify(t.source ? { source: t.source } : {}),
+          props: JSON.stringify(edgeProps(t, now)),
         });
       }
     }
-    if (nodes.size > 0) {
+    if (nodes.size > 0 || change) {
       await this.write(R.UPSERT, repoId, {
         nodes: [...nodes.values()],
         facts: [...facts.values()],
         origin: origin.session_id,
         now,
+        expected: change ? change.expectedRevision : null,
+        end: (change?.end ?? []).map((x) => ({ s: vid.node(repoId, x.subject_id), f: x.fact_id })),
+        doc: change ? JSON.stringify(change.doc) : null,
+        hist: change ? repoHistoryOf(change.doc).length : null,
         max_nodes: MAX_REPO_NODES,
         max_facts: MAX_REPO_FACTS,
       });
@@ -144,8 +151,33 @@ export class HugeGraphRepositoryStore implements RepositoryMemoryStore {
     return r.map((x) => ({ id: x.id, vector: JSON.parse(x.vector) as number[] }));
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
-    return this.write<{ edges: number; nodes: number }>(R.FORGET_ORIGIN, repoId, { session: sessionId });
+  async loadMeta(repoId: string): Promise<RepoMeta> {
+    const m = await this.read<{ revision: number; doc: string | null }>(R.META, repoId, { lock_vid: vid.repoLock(repoId) });
+    return { revision: Number(m.revision), doc: m.doc ? (JSON.parse(m.doc) as RepoMemoryDoc) : {} };
+  }
+
+  async factsSelected(repoId: string, sel: { ids: string[]; subjects: string[]; predicates: string[] }, limit: number): Promise<RepoFact[]> {
+    if (sel.ids.length === 0 && (sel.subjects.length === 0 || sel.predicates.length === 0)) return [];
+    const svids = [...new Set(sel.subjects)].map((id) => vid.node(repoId, id));
+    return (await this.read<RepoFactRow[]>(R.FACTS_SELECTED, repoId, { ids: sel.ids, svids, predicates: sel.predicates, lim: limit })).map(toRepoFact);
+  }
+
+  async factsPage(repoId: string, after: string, limit: number): Promise<RepoFact[]> {
+    return (await this.read<RepoFactRow[]>(R.FACTS_PAGE, repoId, { after, lim: limit })).map(toRepoFact);
+  }
+
+  /** The history rewrite is computed here and stored by the script if the revision has not moved (another process's write); retried. */
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const meta = await this.loadMeta(repoId);
+      const f = forgetInDoc(meta.doc, sessionId);
+      try {
+        const r = await this.write<{ edges: number; nodes: number }>(R.FORGET_ORIGIN, repoId, { session: sessionId, expected: meta.revision, doc: f.changed ? JSON.stringify(f.doc) : null });
+        return { ...r, history: f.removed };
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= 5) throw err;
+      }
+    }
   }
 
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {

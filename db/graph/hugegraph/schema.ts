@@ -18,7 +18,8 @@
  * Repository memory:
  *  Node  {repo_id, eid, name, name_key, type, props, origin_session_id?, embedding_model?, embedding?, created_at, updated_at}
  *  FACT  (Node→Node, multiple, sort key fact_id) {repo_id, fact_id, predicate, props, origin_session_id?, created_at}
- *  RepoMemoryLock {repo_id, version, node_count?, fact_count?}   per-repository counters (appended, so nullable)
+ *  RepoMemoryLock {repo_id, version, node_count?, fact_count?, doc?}   per-repository counters and meta document
+ *                 (history, single-valued predicates; appended, so nullable)
  *
  * Indexes (HugeGraph refuses a has() on an unindexed vertex property; a
  * composite SECONDARY index also answers its prefixes):
@@ -60,11 +61,14 @@ def s = graph.schema()
 // so: create when absent, append what is missing to a label created before the counters.
 def hasLabel = { String label -> try { s.getVertexLabel(label); true } catch (Exception e) { false } }
 def hasKeys = { String label, List keys -> (s.getVertexLabel(label).properties().collect { graph.propertyKey(it).name() } as Set).containsAll(keys) }
-['repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','fact_id','predicate'].each { s.propertyKey(it).asText().ifNotExist().create() }
+['repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','fact_id','predicate','doc'].each { s.propertyKey(it).asText().ifNotExist().create() }
 ['created_at','updated_at','version','node_count','fact_count'].each { s.propertyKey(it).asLong().ifNotExist().create() }
-if (!hasLabel('RepoMemoryLock')) s.vertexLabel('RepoMemoryLock').useCustomizeStringId().properties('repo_id','version','node_count','fact_count')
-  .nullableKeys('node_count','fact_count').create()
-else if (!hasKeys('RepoMemoryLock', ['node_count','fact_count'])) s.vertexLabel('RepoMemoryLock').properties('node_count','fact_count').nullableKeys('node_count','fact_count').append()
+if (!hasLabel('RepoMemoryLock')) s.vertexLabel('RepoMemoryLock').useCustomizeStringId().properties('repo_id','version','node_count','fact_count','doc')
+  .nullableKeys('node_count','fact_count','doc').create()
+else {
+  def missing = ['node_count','fact_count','doc'].findAll { !hasKeys('RepoMemoryLock', [it]) }
+  if (!missing.isEmpty()) s.vertexLabel('RepoMemoryLock').properties(*missing).nullableKeys(*missing).append()
+}
 s.vertexLabel('Node').useCustomizeStringId()
   .properties('repo_id','eid','name','name_key','type','props','origin_session_id','embedding_model','embedding','created_at','updated_at')
   .nullableKeys('origin_session_id','embedding_model','embedding').ifNotExist().create()

@@ -1,8 +1,20 @@
 /** In-memory RepositoryMemoryStore (unit tests); same rules as the PostgreSQL adapter. */
-import { limitError } from "../../../core/errors";
-import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { AppError, limitError } from "../../../core/errors";
+import { MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
-import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+import { checkRepoDoc, checkRepoFactQuota, edgeProps, forgetInDoc, type EdgeProps } from "../../../core/memory/repository-history";
+import {
+  FACT_LABEL,
+  NODE_LABEL,
+  type DurableTriple,
+  type RepoChange,
+  type RepoFact,
+  type RepoMemoryDoc,
+  type RepoMeta,
+  type RepoNode,
+  type RepositoryMemoryStore,
+  type Subgraph,
+} from "../../../core/memory/repository-store";
 
 /** Tokens are matched case-insensitively against the lower-cased name; empty ones are dropped. */
 function lowerTokens(tokens: string[]): string[] {
@@ -14,13 +26,15 @@ interface Edge {
   src: string;
   predicate: string;
   dst: string;
-  source?: string;
+  props: EdgeProps;
   origin_session_id: string | null;
 }
 
 interface Repo {
   nodes: Map<string, RepoNode & { vectors: Map<string, number[]> }>;
   edges: Map<string, Edge>;
+  revision: number;
+  doc: RepoMemoryDoc;
 }
 
 export class InMemoryRepositoryStore implements RepositoryMemoryStore {
@@ -30,7 +44,7 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
   private repo(id: string): Repo {
     let r = this.repos.get(id);
     if (!r) {
-      r = { nodes: new Map(), edges: new Map() };
+      r = { nodes: new Map(), edges: new Map(), revision: 0, doc: {} };
       this.repos.set(id, r);
     }
     return r;
@@ -41,25 +55,34 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
       const x = r.nodes.get(id)!;
       return { id: x.id, name: x.name, type: x.type };
     };
-    return { fact_id: e.id, subject: n(e.src), predicate: e.predicate, object: n(e.dst), origin_session_id: e.origin_session_id, ...(e.source ? { source: e.source } : {}) };
+    return { fact_id: e.id, subject: n(e.src), predicate: e.predicate, object: n(e.dst), origin_session_id: e.origin_session_id, ...structuredClone(e.props) };
   }
 
-  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }): Promise<string[]> {
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number, change?: RepoChange): Promise<string[]> {
     const r = this.repo(repoId);
+    if (change) {
+      if (change.expectedRevision !== r.revision) throw new AppError("revision_conflict");
+      if (!change.end.every((x) => r.edges.has(x.fact_id))) throw new AppError("revision_conflict");
+      checkRepoDoc(repoId, change.doc);
+    }
+    const ending = new Set((change?.end ?? []).map((x) => x.fact_id));
     const newNodes = new Set<string>();
     const newEdges = new Set<string>();
     for (const t of triples) {
       for (const n of [t.subject, t.object]) if (!r.nodes.has(n.id)) newNodes.add(n.id);
-      if (!r.edges.has(t.fact_id)) newEdges.add(t.fact_id);
+      if (!r.edges.has(t.fact_id) || ending.has(t.fact_id)) newEdges.add(t.fact_id);
     }
     if (r.nodes.size + newNodes.size > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
-    if (r.edges.size + newEdges.size > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+    if (newEdges.size > 0 || change) checkRepoFactQuota(r.edges.size - ending.size + newEdges.size, change ? change.doc : r.doc);
+    r.revision++;
+    for (const id of ending) r.edges.delete(id);
+    if (change) r.doc = structuredClone(change.doc);
     for (const t of triples) {
       for (const n of [t.subject, t.object]) {
         if (!r.nodes.has(n.id)) r.nodes.set(n.id, { id: n.id, label: NODE_LABEL, name: n.name, type: n.type, origin_session_id: origin.session_id, vectors: new Map() });
       }
       if (!r.edges.has(t.fact_id)) {
-        r.edges.set(t.fact_id, { id: t.fact_id, src: t.subject.id, predicate: t.predicate, dst: t.object.id, origin_session_id: origin.session_id, ...(t.source ? { source: t.source } : {}) });
+        r.edges.set(t.fact_id, { id: t.fact_id, src: t.subject.id, predicate: t.predicate, dst: t.object.id, origin_session_id: origin.session_id, props: edgeProps(t, now) });
       }
     }
     return triples.map((t) => t.fact_id);
@@ -154,8 +177,37 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
     return out;
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+  async loadMeta(repoId: string): Promise<RepoMeta> {
     const r = this.repo(repoId);
+    return { revision: r.revision, doc: structuredClone(r.doc) };
+  }
+
+  async factsSelected(repoId: string, sel: { ids: string[]; subjects: string[]; predicates: string[] }, limit: number): Promise<RepoFact[]> {
+    const r = this.repo(repoId);
+    const ids = new Set(sel.ids);
+    const subjects = new Set(sel.subjects);
+    const predicates = new Set(sel.predicates);
+    return [...r.edges.values()]
+      .filter((e) => ids.has(e.id) || (subjects.has(e.src) && predicates.has(e.predicate)))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((e) => this.view(r, e));
+  }
+
+  async factsPage(repoId: string, after: string, limit: number): Promise<RepoFact[]> {
+    const r = this.repo(repoId);
+    return [...r.edges.values()]
+      .filter((e) => e.id > after)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((e) => this.view(r, e));
+  }
+
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
+    const r = this.repo(repoId);
+    r.revision++;
+    const f = forgetInDoc(r.doc, sessionId);
+    r.doc = f.doc;
     let edges = 0;
     let nodes = 0;
     for (const [id, e] of r.edges) if (e.origin_session_id === sessionId && r.edges.delete(id)) edges++;
@@ -168,15 +220,16 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
         nodes++;
       } else n.origin_session_id = null;
     }
-    return { edges, nodes };
+    return { edges, nodes, history: f.removed };
   }
 
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
     const r = this.repo(repoId);
+    r.revision++;
     const kept = new Set(keep);
     let edges = 0;
     let nodes = 0;
-    for (const [id, e] of r.edges) if (e.source === source && !kept.has(id) && r.edges.delete(id)) edges++;
+    for (const [id, e] of r.edges) if (e.props.source === source && !kept.has(id) && r.edges.delete(id)) edges++;
     const touched = new Set<string>();
     for (const e of r.edges.values()) touched.add(e.src).add(e.dst);
     for (const [id, n] of r.nodes) if (n.type.startsWith(orphanTypePrefix) && !touched.has(id) && r.nodes.delete(id)) nodes++;

@@ -4,7 +4,9 @@
  *  (:Node {repo_id, id, label: "Node", name, name_key, type, props, origin_session_id?,
  *          embedding_model?, embedding?, created_at, updated_at})
  *  (a:Node)-[:FACT {repo_id, id, label: "FACT", predicate, props, origin_session_id?, created_at}]->(b:Node)
- *  (:RepoMemoryLock {repo_id, lock})   per-repository write lock
+ *  (:RepoMemoryLock {repo_id, lock, doc?})   per-repository write lock; `lock` counts the
+ *                                         locked writes (the repository's revision), `doc` is
+ *                                         its meta document (history, single-valued predicates)
  *
  * Writes take the repository's lock node first, so MAX_REPO_NODES /
  * MAX_REPO_FACTS hold under concurrency; existing nodes and edges keep their
@@ -12,13 +14,23 @@
  * absent (read back as null) — no session is fabricated. Session memory
  * never uses these labels (it has its own, see schema.ts).
  */
-import { limitError } from "../../../core/errors";
-import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { AppError, limitError } from "../../../core/errors";
+import { MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
-import { type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+import { checkRepoDoc, checkRepoFactQuota, edgeProps, forgetInDoc } from "../../../core/memory/repository-history";
+import {
+  type DurableTriple,
+  type RepoChange,
+  type RepoFact,
+  type RepoMemoryDoc,
+  type RepoMeta,
+  type RepoNode,
+  type RepositoryMemoryStore,
+  type Subgraph,
+} from "../../../core/memory/repository-store";
 import { int, one, rows, Neo4jStore } from "./driver";
 import { ensureSchema } from "./schema";
-import { toRepoFact, type RepoFactRow } from "../graph-rows";
+import { parseDoc, toRepoFact, type RepoFactRow } from "../graph-rows";
 
 export const REPOSITORY_SCHEMA: readonly string[] = [
   "CREATE CONSTRAINT repo_memory_lock_key IF NOT EXISTS FOR (l:RepoMemoryLock) REQUIRE l.repo_id IS UNIQUE",
@@ -28,7 +40,18 @@ export const REPOSITORY_SCHEMA: readonly string[] = [
   "CREATE INDEX repo_fact_repo IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.repo_id)",
 ];
 
-const LOCK = "MERGE (l:RepoMemoryLock {repo_id: $repo}) SET l.lock = coalesce(l.lock, 0) + 1";
+// Takes the lock, bumps the revision, answers the revision and meta document it held.
+const LOCK = "MERGE (l:RepoMemoryLock {repo_id: $repo}) SET l.lock = coalesce(l.lock, 0) + 1 RETURN l.lock - 1 AS revision, l.doc AS doc";
+
+const META = "OPTIONAL MATCH (l:RepoMemoryLock {repo_id: $repo}) RETURN coalesce(l.lock, 0) AS revision, l.doc AS doc";
+
+const SET_DOC = "MATCH (l:RepoMemoryLock {repo_id: $repo}) SET l.doc = $doc";
+
+const END_FACTS = `
+MATCH ()-[e:FACT {repo_id: $repo}]->() WHERE e.id IN $ids
+WITH collect(e) AS gone
+FOREACH (x IN gone | DELETE x)
+RETURN size(gone) AS n`;
 
 const EXISTING = `
 RETURN [x IN $node_ids WHERE EXISTS { MATCH (:Node {repo_id: $repo, id: x}) }] AS nodes,
@@ -114,6 +137,18 @@ WHERE any(t IN $tokens WHERE s.name_key CONTAINS t OR o.name_key CONTAINS t)
 WITH s, e, o ORDER BY e.id LIMIT $limit
 RETURN ${FACT} AS fact`;
 
+const FACTS_SELECTED = `
+MATCH (s:Node {repo_id: $repo})-[e:FACT {repo_id: $repo}]->(o:Node {repo_id: $repo})
+WHERE e.id IN $ids OR (s.id IN $subjects AND e.predicate IN $predicates)
+WITH s, e, o ORDER BY e.id LIMIT $limit
+RETURN ${FACT} AS fact`;
+
+const FACTS_PAGE = `
+MATCH (s:Node {repo_id: $repo})-[e:FACT {repo_id: $repo}]->(o:Node {repo_id: $repo})
+WHERE e.id > $after
+WITH s, e, o ORDER BY e.id LIMIT $limit
+RETURN ${FACT} AS fact`;
+
 const FACTS_TOUCHING = `
 MATCH (n:Node {repo_id: $repo}) WHERE n.id IN $ids
 MATCH (n)-[x:FACT {repo_id: $repo}]-()
@@ -148,7 +183,7 @@ export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemory
     return ensureSchema(this.driver, REPOSITORY_SCHEMA, this.database);
   }
 
-  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number, change?: RepoChange): Promise<string[]> {
     const nodes = new Map<string, { id: string; name: string; type: string }>();
     const edges = new Map<string, DurableTriple>();
     // The first occurrence in a batch wins, as it does against stored records.
@@ -157,16 +192,26 @@ export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemory
       if (!edges.has(t.fact_id)) edges.set(t.fact_id, t);
     }
     await this.run("WRITE", async (tx) => {
-      await tx.run(LOCK, { repo: repoId });
+      const held = await one<{ revision: number; doc: string | null }>(tx, LOCK, { repo: repoId });
+      if (change) {
+        if (Number(held.revision) !== change.expectedRevision) throw new AppError("revision_conflict");
+        checkRepoDoc(repoId, change.doc);
+        const end = [...new Set(change.end.map((x) => x.fact_id))];
+        if (end.length > 0) {
+          const { n } = await one<{ n: number }>(tx, END_FACTS, { repo: repoId, ids: end });
+          if (Number(n) !== end.length) throw new AppError("revision_conflict");
+        }
+        await tx.run(SET_DOC, { repo: repoId, doc: JSON.stringify(change.doc) });
+      }
       const existing = await one<{ nodes: string[]; facts: string[] }>(tx, EXISTING, { repo: repoId, node_ids: [...nodes.keys()], fact_ids: [...edges.keys()] });
       const haveNodes = new Set(existing.nodes);
       const haveFacts = new Set(existing.facts);
       const addNodes = [...nodes.values()].filter((n) => !haveNodes.has(n.id));
       const addFacts = [...edges.values()].filter((e) => !haveFacts.has(e.fact_id));
-      if (addNodes.length === 0 && addFacts.length === 0) return;
+      if (addNodes.length === 0 && addFacts.length === 0 && !change) return;
       const counts = await one<{ nodes: number; facts: number }>(tx, COUNTS, { repo: repoId });
       if (addNodes.length > 0 && counts.nodes + addNodes.length > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
-      if (addFacts.length > 0 && counts.facts + addFacts.length > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+      if (addFacts.length > 0 || change) checkRepoFactQuota(Number(counts.facts) + addFacts.length, change ? change.doc : parseDoc<RepoMemoryDoc>(held.doc));
       const p = { repo: repoId, origin: origin.session_id, now: int(now) };
       for (let i = 0; i < addNodes.length; i += 500) {
         await tx.run(CREATE_NODES, { ...p, rows: addNodes.slice(i, i + 500).map((n) => ({ id: n.id, name: n.name, name_key: nameKey(n.name), type: n.type })) });
@@ -177,7 +222,7 @@ export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemory
           src: e.subject.id,
           predicate: e.predicate,
           dst: e.object.id,
-          props: JSON.stringify(e.source ? { source: e.source } : {}),
+          props: JSON.stringify(edgeProps(e, now)),
           source: e.source ?? null,
         }));
         const { n } = await one<{ n: number }>(tx, CREATE_FACTS, { ...p, rows: batch });
@@ -187,13 +232,31 @@ export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemory
     return triples.map((t) => t.fact_id);
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+  async loadMeta(repoId: string): Promise<RepoMeta> {
+    const m = await this.run("READ", (tx) => one<{ revision: number; doc: string | null }>(tx, META, { repo: repoId }));
+    return { revision: Number(m.revision), doc: parseDoc<RepoMemoryDoc>(m.doc) };
+  }
+
+  async factsSelected(repoId: string, sel: { ids: string[]; subjects: string[]; predicates: string[] }, limit: number): Promise<RepoFact[]> {
+    if (sel.ids.length === 0 && (sel.subjects.length === 0 || sel.predicates.length === 0)) return [];
+    const r = await this.run("READ", (tx) => rows<{ fact: RepoFactRow }>(tx, FACTS_SELECTED, { repo: repoId, ...sel, limit: int(limit) }));
+    return r.map((x) => toRepoFact(x.fact));
+  }
+
+  async factsPage(repoId: string, after: string, limit: number): Promise<RepoFact[]> {
+    const r = await this.run("READ", (tx) => rows<{ fact: RepoFactRow }>(tx, FACTS_PAGE, { repo: repoId, after, limit: int(limit) }));
+    return r.map((x) => toRepoFact(x.fact));
+  }
+
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
     return this.run("WRITE", async (tx) => {
-      await tx.run(LOCK, { repo: repoId });
+      const held = await one<{ revision: number; doc: string | null }>(tx, LOCK, { repo: repoId });
+      const f = forgetInDoc(parseDoc<RepoMemoryDoc>(held.doc), sessionId);
+      if (f.changed) await tx.run(SET_DOC, { repo: repoId, doc: JSON.stringify(f.doc) });
       const edges = await one<{ n: number }>(tx, FORGET_FACTS, { repo: repoId, session: sessionId });
       const nodes = await one<{ n: number }>(tx, FORGET_NODES, { repo: repoId, session: sessionId });
       await tx.run(FORGET_ORIGIN, { repo: repoId, session: sessionId });
-      return { edges: Number(edges.n), nodes: Number(nodes.n) };
+      return { edges: Number(edges.n), nodes: Number(nodes.n), history: f.removed };
     });
   }
 

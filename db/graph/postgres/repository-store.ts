@@ -2,13 +2,27 @@
  * PostgreSQL RepositoryMemoryStore: `repo_nodes` (label `Node`) and
  * `repo_edges` (label `FACT` for memory facts). Writes lock the repository's
  * row in `repo_memory_locks` so the size limits hold under concurrency;
- * existing nodes and edges keep their first `origin_session_id`.
+ * existing nodes and edges keep their first `origin_session_id`. The lock row
+ * also holds the repository's revision (bumped by every locked write) and its
+ * meta document (history, single-valued predicates; repository-history.ts).
  */
 import { sql } from "kysely";
-import { limitError } from "../../../core/errors";
-import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
+import { AppError, limitError } from "../../../core/errors";
+import { MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
-import { FACT_LABEL, NODE_LABEL, type DurableTriple, type RepoFact, type RepoNode, type RepositoryMemoryStore, type Subgraph } from "../../../core/memory/repository-store";
+import { checkRepoDoc, checkRepoFactQuota, edgeProps, forgetInDoc, readEdgeProps } from "../../../core/memory/repository-history";
+import {
+  FACT_LABEL,
+  NODE_LABEL,
+  type DurableTriple,
+  type RepoChange,
+  type RepoFact,
+  type RepoMemoryDoc,
+  type RepoMeta,
+  type RepoNode,
+  type RepositoryMemoryStore,
+  type Subgraph,
+} from "../../../core/memory/repository-store";
 import { inTransaction } from "../../../core/transaction";
 import type { Db, Tx } from "../../schema";
 
@@ -25,6 +39,14 @@ function lowerTokens(tokens: string[]): string[] {
   return [...new Set(tokens.map((t) => t.toLowerCase()).filter((t) => t.length > 0))];
 }
 
+/** Takes the repository's lock row (created on first use), bumps its revision, and answers the state it held. */
+async function lockRepo(tx: Tx, repoId: string): Promise<{ revision: number; doc: RepoMemoryDoc }> {
+  await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
+  const row = await tx.selectFrom("repo_memory_locks").select(["revision", "doc"]).where("repo_id", "=", repoId).forUpdate().executeTakeFirstOrThrow();
+  await tx.updateTable("repo_memory_locks").set({ revision: sql`revision + 1` }).where("repo_id", "=", repoId).execute();
+  return { revision: Number(row.revision), doc: row.doc as RepoMemoryDoc };
+}
+
 export class PostgresRepositoryStore implements RepositoryMemoryStore {
   readonly kind = "postgres";
   constructor(private readonly db: Db) {}
@@ -33,11 +55,20 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
     return new PostgresRepositoryStore(tx);
   }
 
-  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<string[]> {
+  async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number, change?: RepoChange): Promise<string[]> {
     const at = new Date(now);
     await inTransaction(this.db, async (tx) => {
-      await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
-      await tx.selectFrom("repo_memory_locks").select("repo_id").where("repo_id", "=", repoId).forUpdate().execute();
+      const held = await lockRepo(tx, repoId);
+      if (change) {
+        if (held.revision !== change.expectedRevision) throw new AppError("revision_conflict");
+        checkRepoDoc(repoId, change.doc);
+        const end = [...new Set(change.end.map((x) => x.fact_id))];
+        if (end.length > 0) {
+          const gone = await tx.deleteFrom("repo_edges").where("repo_id", "=", repoId).where("id", "in", end).executeTakeFirst();
+          if (Number(gone.numDeletedRows) !== end.length) throw new AppError("revision_conflict");
+        }
+        await tx.updateTable("repo_memory_locks").set({ doc: JSON.stringify(change.doc) }).where("repo_id", "=", repoId).execute();
+      }
       const nodes = new Map<string, { id: string; name: string; type: string }>();
       // The first spelling of a name wins, within a call as across calls (as in every adapter).
       for (const t of triples) for (const n of [t.subject, t.object]) if (!nodes.has(n.id)) nodes.set(n.id, n);
@@ -54,14 +85,14 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
         added += r.length;
       }
       if (added > 0 && (await count("repo_nodes")) > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
-      const props = (e: DurableTriple) => JSON.stringify(e.source ? { source: e.source } : {});
+      const props = (e: DurableTriple) => JSON.stringify(edgeProps(e, now));
       const edgeRows = [...edges.values()].map((e) => ({ repo_id: repoId, id: e.fact_id, label: FACT_LABEL, src: e.subject.id, predicate: e.predicate, dst: e.object.id, props: props(e), origin_session_id: origin.session_id, created_at: at }));
       added = 0;
       for (let i = 0; i < edgeRows.length; i += ROWS_PER_STATEMENT) {
         const r = await tx.insertInto("repo_edges").values(edgeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).returning("id").execute();
         added += r.length;
       }
-      if (added > 0 && (await count("repo_edges")) > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+      if (added > 0 || change) checkRepoFactQuota(await count("repo_edges"), change ? change.doc : held.doc);
     });
     return triples.map((t) => t.fact_id);
   }
@@ -113,14 +144,13 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
   }
 
   private static toFact(r: { id: string; predicate: string; props: Record<string, unknown>; origin_session_id: string | null; s_id: string; s_name: string; s_type: string; o_id: string; o_name: string; o_type: string }): RepoFact {
-    const source = typeof r.props.source === "string" ? r.props.source : undefined;
     return {
       fact_id: r.id,
       subject: { id: r.s_id, name: r.s_name, type: r.s_type },
       predicate: r.predicate,
       object: { id: r.o_id, name: r.o_name, type: r.o_type },
       origin_session_id: r.origin_session_id,
-      ...(source !== undefined ? { source } : {}),
+      ...readEdgeProps(r.props),
     };
   }
 
@@ -166,10 +196,39 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
     });
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number }> {
+  async loadMeta(repoId: string): Promise<RepoMeta> {
+    const row = await this.db.selectFrom("repo_memory_locks").select(["revision", "doc"]).where("repo_id", "=", repoId).executeTakeFirst();
+    return row ? { revision: Number(row.revision), doc: row.doc as RepoMemoryDoc } : { revision: 0, doc: {} };
+  }
+
+  async factsSelected(repoId: string, sel: { ids: string[]; subjects: string[]; predicates: string[] }, limit: number): Promise<RepoFact[]> {
+    const slots = sel.subjects.length > 0 && sel.predicates.length > 0;
+    if (sel.ids.length > 0 || slots) {
+      const rows = await this.factQuery(repoId)
+        .where((eb) =>
+          eb.or([
+            ...(sel.ids.length > 0 ? [eb("e.id", "in", sel.ids)] : []),
+            ...(slots ? [eb.and([eb("e.src", "in", sel.subjects), eb("e.predicate", "in", sel.predicates)])] : []),
+          ]),
+        )
+        .orderBy("e.id")
+        .limit(limit)
+        .execute();
+      return rows.map(PostgresRepositoryStore.toFact);
+    }
+    return [];
+  }
+
+  async factsPage(repoId: string, after: string, limit: number): Promise<RepoFact[]> {
+    const rows = await this.factQuery(repoId).where("e.id", ">", after).orderBy("e.id").limit(limit).execute();
+    return rows.map(PostgresRepositoryStore.toFact);
+  }
+
+  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
     return inTransaction(this.db, async (tx) => {
-      await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
-      await tx.selectFrom("repo_memory_locks").select("repo_id").where("repo_id", "=", repoId).forUpdate().execute();
+      const held = await lockRepo(tx, repoId);
+      const f = forgetInDoc(held.doc, sessionId);
+      if (f.changed) await tx.updateTable("repo_memory_locks").set({ doc: JSON.stringify(f.doc) }).where("repo_id", "=", repoId).execute();
       const edges = await tx.deleteFrom("repo_edges").where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).executeTakeFirst();
       const nodes = await tx
         .deleteFrom("repo_nodes as n")
@@ -180,14 +239,13 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
         )
         .executeTakeFirst();
       await tx.updateTable("repo_nodes").set({ origin_session_id: null }).where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).execute();
-      return { edges: Number(edges.numDeletedRows), nodes: Number(nodes.numDeletedRows) };
+      return { edges: Number(edges.numDeletedRows), nodes: Number(nodes.numDeletedRows), history: f.removed };
     });
   }
 
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {
     return inTransaction(this.db, async (tx) => {
-      await tx.insertInto("repo_memory_locks").values({ repo_id: repoId }).onConflict((oc) => oc.column("repo_id").doNothing()).execute();
-      await tx.selectFrom("repo_memory_locks").select("repo_id").where("repo_id", "=", repoId).forUpdate().execute();
+      await lockRepo(tx, repoId);
       const edges = await tx
         .deleteFrom("repo_edges")
         .where("repo_id", "=", repoId)

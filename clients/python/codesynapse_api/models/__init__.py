@@ -93,8 +93,22 @@ from .repository_memory_forget_session_response_200_stores_item import (
 from .repository_memory_forget_session_response_200_stores_item_status import (
     RepositoryMemoryForgetSessionResponse200StoresItemStatus,
 )
+from .repository_memory_history_response_200 import RepositoryMemoryHistoryResponse200
+from .repository_memory_history_response_200_versions_item import (
+    RepositoryMemoryHistoryResponse200VersionsItem,
+)
+from .repository_memory_history_response_200_versions_item_object import (
+    RepositoryMemoryHistoryResponse200VersionsItemObject,
+)
+from .repository_memory_history_response_200_versions_item_status import (
+    RepositoryMemoryHistoryResponse200VersionsItemStatus,
+)
+from .repository_memory_history_response_200_versions_item_subject import (
+    RepositoryMemoryHistoryResponse200VersionsItemSubject,
+)
 from .repository_memory_index_body import RepositoryMemoryIndexBody
 from .repository_memory_index_response_200 import RepositoryMemoryIndexResponse200
+from .repository_memory_retract_response_200 import RepositoryMemoryRetractResponse200
 from .repository_memory_search_nodes_response_200 import (
     RepositoryMemorySearchNodesResponse200,
 )
@@ -240,8 +254,14 @@ __all__ = (
     "RepositoryMemoryForgetSessionResponse200Scope",
     "RepositoryMemoryForgetSessionResponse200StoresItem",
     "RepositoryMemoryForgetSessionResponse200StoresItemStatus",
+    "RepositoryMemoryHistoryResponse200",
+    "RepositoryMemoryHistoryResponse200VersionsItem",
+    "RepositoryMemoryHistoryResponse200VersionsItemObject",
+    "RepositoryMemoryHistoryResponse200VersionsItemStatus",
+    "RepositoryMemoryHistoryResponse200VersionsItemSubject",
     "RepositoryMemoryIndexBody",
     "RepositoryMemoryIndexResponse200",
+    "RepositoryMemoryRetractResponse200",
     "RepositoryMemorySearchNodesResponse200",
     "RepositoryMemorySearchNodesResponse200NodesItem",
     "RepositoryMemorySubgraphResponse200",

@@ -18,8 +18,8 @@ class MemoryRecallSessionBody:
     Attributes:
         query (str): What to look for, in plain words.
         limit (int | Unset): At most this many results (1-50, default 10).
-        as_of (datetime.datetime | Unset): Session memory only (refused for repository memory): answer what this thread
-            believed at this time (platform clock), including facts since superseded or retracted.
+        as_of (datetime.datetime | Unset): Answer what this thread (or, for repository memory, the repository) believed
+            at this time (platform clock), including facts since superseded or retracted.
     """
 
     query: str

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from typing_extensions import Self
@@ -20,9 +20,11 @@ class RepositoryMemoryUpsertResponse200:
     """
     Attributes:
         facts (list[RepositoryMemoryUpsertResponse200FactsItem]):
+        superseded (list[str]):
     """
 
     facts: list[RepositoryMemoryUpsertResponse200FactsItem]
+    superseded: list[str]
 
     def to_dict(self) -> dict[str, Any]:
         facts = []
@@ -30,11 +32,14 @@ class RepositoryMemoryUpsertResponse200:
             facts_item = facts_item_data.to_dict()
             facts.append(facts_item)
 
+        superseded = self.superseded
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
                 "facts": facts,
+                "superseded": superseded,
             }
         )
 
@@ -56,8 +61,11 @@ class RepositoryMemoryUpsertResponse200:
 
             facts.append(facts_item)
 
+        superseded = cast(list[str], d.pop("superseded"))
+
         repository_memory_upsert_response_200 = cls(
             facts=facts,
+            superseded=superseded,
         )
 
         return repository_memory_upsert_response_200

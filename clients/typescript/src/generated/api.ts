@@ -148,7 +148,7 @@ export interface paths {
         put?: never;
         /**
          * Recall from this thread's memory
-         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of asks what the thread (or the repository) believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -174,7 +174,7 @@ export interface paths {
         put?: never;
         /**
          * Recall from repository memory
-         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of (session memory) asks what the thread believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
+         * @description Finds facts relevant to a query. By default it searches this chat thread's own session memory for the repository (nothing from other threads or users). Set memory_scope to "repository" to search the durable repository memory shared by everyone with access to the repository. Only facts current now, unless as_of asks what the thread (or the repository) believed at that time. Results: {results: [{fact_id, subject, predicate, object, score}]}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -402,7 +402,7 @@ export interface paths {
         put?: never;
         /**
          * Write durable repository facts
-         * @description Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the repository; each new record notes this thread as origin_session_id. Needs write permission. For thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate, object_id}]}.
+         * @description Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the repository; each new record notes this thread as origin_session_id. Needs write permission. For thread-private notes use upsert_session_facts. To correct a durable fact, name it in supersedes, or declare the predicate single_valued for the repository (then a new object for the same subject replaces the old fact, in this and later writes); replaced facts leave recall and reads and stay in their history (repository_fact_history). Answers {facts: [{fact_id, subject_id, predicate, object_id}], superseded: [fact_id]}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -411,6 +411,58 @@ export interface paths {
          *     Needs `write` permission on the repository.
          */
         post: operations["repository_memory.upsert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/memory/facts/{fact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Retract a durable repository fact
+         * @description Takes one fact out of the repository's live DURABLE memory (write permission): recall and reads stop returning it; its history keeps it with the time it was retracted and this thread as ended_by. An ID that is not a live fact of the repository answers 404. Answers {fact_id, valid_to}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `retract_repository_fact`.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        delete: operations["repository_memory.retract"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/memory/facts/{fact_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * History of a durable repository fact
+         * @description Every interval during which one fact of the repository's DURABLE memory was current: who wrote it (origin_session_id), when (valid_from, valid_to; null while current), why it stopped (superseded or retracted), by whose write (ended_by) and which facts replaced it. Oldest first. A repository keeps at most 1024 ended intervals. Answers {fact_id, versions: [...]}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `repository_fact_history`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        get: operations["repository_memory.history"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1451,7 +1503,7 @@ export interface operations {
                     limit?: number;
                     /**
                      * Format: date-time
-                     * @description Session memory only (refused for repository memory): answer what this thread believed at this time (platform clock), including facts since superseded or retracted.
+                     * @description Answer what this thread (or, for repository memory, the repository) believed at this time (platform clock), including facts since superseded or retracted.
                      */
                     as_of?: string;
                 };
@@ -1612,6 +1664,11 @@ export interface operations {
                     query: string;
                     /** @description At most this many results (1-50, default 10). */
                     limit?: number;
+                    /**
+                     * Format: date-time
+                     * @description Answer what this thread (or, for repository memory, the repository) believed at this time (platform clock), including facts since superseded or retracted.
+                     */
+                    as_of?: string;
                 };
             };
         };
@@ -2949,6 +3006,15 @@ export interface operations {
                     }[];
                     /** @description Where the facts come from (a file, a turn); stored redacted. */
                     source?: string;
+                    /** @description Up to 64 live durable fact_id values these triples replace. All or nothing: an ID that is not a live fact of this repository refuses the call (404). */
+                    supersedes?: string[];
+                    /** @description Predicates to declare single-valued in this repository's durable memory, for good (at most 32): one live object per subject. */
+                    single_valued?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When the writer observed these facts, if it knows better than the time of this call (not in the future).
+                     */
+                    observed_at?: string;
                 };
             };
         };
@@ -2966,6 +3032,7 @@ export interface operations {
                             predicate: string;
                             object_id: string;
                         }[];
+                        superseded: string[];
                     };
                 };
             };
@@ -3005,7 +3072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused or failed, with one of: `conflict`. */
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3034,6 +3101,278 @@ export interface operations {
             };
             /** @description Refused or failed, with one of: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "repository_memory.retract": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+                /** @description A fact_id of the repository's durable memory ("rf_…"). */
+                fact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retract a durable repository fact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fact_id: string;
+                        valid_to: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "repository_memory.history": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+                /** @description A fact_id of the repository's durable memory ("rf_…"). */
+                fact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description History of a durable repository fact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fact_id: string;
+                        versions: {
+                            fact_id: string;
+                            subject: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                aliases?: string[];
+                            };
+                            predicate: string;
+                            object: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                aliases?: string[];
+                            };
+                            /** @description The session that wrote the fact (null for a write without one). */
+                            origin_session_id: string | null;
+                            source?: string;
+                            valid_from: string | null;
+                            valid_to: string | null;
+                            observed_at?: string;
+                            /** @description The session whose write ended this interval (null while current, or once that session was forgotten). */
+                            ended_by: string | null;
+                            /** @enum {string} */
+                            status: "current" | "superseded" | "retracted";
+                            replaced_by: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3466,6 +3805,8 @@ export interface operations {
                 node_id: string;
                 depth?: number;
                 limit?: number;
+                /** @description Answer with the durable facts the repository held at this time (platform clock), including ones since superseded or retracted. */
+                as_of?: string;
             };
             header: {
                 /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
@@ -5181,6 +5522,8 @@ export const ROUTES = {
   "session_memory.import": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/import","pathParams":["repo"],"body":true,"auth":"execution"},
   "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true,"auth":"execution"},
+  "repository_memory.retract": {"method":"delete","path":"/api/v1/repos/{repo}/memory/facts/{fact_id}","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
+  "repository_memory.history": {"method":"get","path":"/api/v1/repos/{repo}/memory/facts/{fact_id}/history","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
   "repository_memory.forget_session": {"method":"post","path":"/api/v1/repos/{repo}/memory/forget-session","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false,"auth":"execution"},

@@ -134,7 +134,7 @@ def sync_detailed(
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
     durable repository memory shared by everyone with access to the repository. Only facts current now,
-    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
+    unless as_of asks what the thread (or the repository) believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -184,7 +184,7 @@ def sync(
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
     durable repository memory shared by everyone with access to the repository. Only facts current now,
-    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
+    unless as_of asks what the thread (or the repository) believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -229,7 +229,7 @@ async def asyncio_detailed(
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
     durable repository memory shared by everyone with access to the repository. Only facts current now,
-    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
+    unless as_of asks what the thread (or the repository) believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.
@@ -277,7 +277,7 @@ async def asyncio(
      Finds facts relevant to a query. By default it searches this chat thread's own session memory for
     the repository (nothing from other threads or users). Set memory_scope to "repository" to search the
     durable repository memory shared by everyone with access to the repository. Only facts current now,
-    unless as_of (session memory) asks what the thread believed at that time. Results: {results:
+    unless as_of asks what the thread (or the repository) believed at that time. Results: {results:
     [{fact_id, subject, predicate, object, score}]}.
 
     Runs as the registered session named in the execution headers.

@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +20,7 @@ def _get_kwargs(
     node_id: str,
     depth: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> dict[str, Any]:
@@ -34,6 +36,11 @@ def _get_kwargs(
     params["depth"] = depth
 
     params["limit"] = limit
+
+    json_as_of: str | Unset = UNSET
+    if not isinstance(as_of, Unset):
+        json_as_of = as_of.isoformat()
+    params["as_of"] = json_as_of
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -126,6 +133,7 @@ def sync_detailed(
     node_id: str,
     depth: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | RepositoryMemorySubgraphResponse200]:
@@ -146,6 +154,8 @@ def sync_detailed(
         node_id (str): A node id from search_graph_nodes or a fact's subject/object id.
         depth (int | Unset):
         limit (int | Unset):
+        as_of (datetime.datetime | Unset): Answer with the durable facts the repository held at
+            this time (platform clock), including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -162,6 +172,7 @@ def sync_detailed(
         node_id=node_id,
         depth=depth,
         limit=limit,
+        as_of=as_of,
         x_codesynapse_session=x_codesynapse_session,
         x_codesynapse_parent_session=x_codesynapse_parent_session,
     )
@@ -180,6 +191,7 @@ def sync(
     node_id: str,
     depth: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | RepositoryMemorySubgraphResponse200 | None:
@@ -200,6 +212,8 @@ def sync(
         node_id (str): A node id from search_graph_nodes or a fact's subject/object id.
         depth (int | Unset):
         limit (int | Unset):
+        as_of (datetime.datetime | Unset): Answer with the durable facts the repository held at
+            this time (platform clock), including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -217,6 +231,7 @@ def sync(
         node_id=node_id,
         depth=depth,
         limit=limit,
+        as_of=as_of,
         x_codesynapse_session=x_codesynapse_session,
         x_codesynapse_parent_session=x_codesynapse_parent_session,
     ).parsed
@@ -229,6 +244,7 @@ async def asyncio_detailed(
     node_id: str,
     depth: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Response[Error | RepositoryMemorySubgraphResponse200]:
@@ -249,6 +265,8 @@ async def asyncio_detailed(
         node_id (str): A node id from search_graph_nodes or a fact's subject/object id.
         depth (int | Unset):
         limit (int | Unset):
+        as_of (datetime.datetime | Unset): Answer with the durable facts the repository held at
+            this time (platform clock), including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -265,6 +283,7 @@ async def asyncio_detailed(
         node_id=node_id,
         depth=depth,
         limit=limit,
+        as_of=as_of,
         x_codesynapse_session=x_codesynapse_session,
         x_codesynapse_parent_session=x_codesynapse_parent_session,
     )
@@ -281,6 +300,7 @@ async def asyncio(
     node_id: str,
     depth: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    as_of: datetime.datetime | Unset = UNSET,
     x_codesynapse_session: str,
     x_codesynapse_parent_session: str,
 ) -> Error | RepositoryMemorySubgraphResponse200 | None:
@@ -301,6 +321,8 @@ async def asyncio(
         node_id (str): A node id from search_graph_nodes or a fact's subject/object id.
         depth (int | Unset):
         limit (int | Unset):
+        as_of (datetime.datetime | Unset): Answer with the durable facts the repository held at
+            this time (platform clock), including ones since superseded or retracted.
         x_codesynapse_session (str):
         x_codesynapse_parent_session (str):
 
@@ -319,6 +341,7 @@ async def asyncio(
             node_id=node_id,
             depth=depth,
             limit=limit,
+            as_of=as_of,
             x_codesynapse_session=x_codesynapse_session,
             x_codesynapse_parent_session=x_codesynapse_parent_session,
         )

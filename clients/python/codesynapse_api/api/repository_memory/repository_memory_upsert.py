@@ -133,8 +133,11 @@ def sync_detailed(
 
      Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the
     repository; each new record notes this thread as origin_session_id. Needs write permission. For
-    thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}]}.
+    thread-private notes use upsert_session_facts. To correct a durable fact, name it in supersedes, or
+    declare the predicate single_valued for the repository (then a new object for the same subject
+    replaces the old fact, in this and later writes); replaced facts leave recall and reads and stay in
+    their history (repository_fact_history). Answers {facts: [{fact_id, subject_id, predicate,
+    object_id}], superseded: [fact_id]}.
 
     Runs as the registered session named in the execution headers.
 
@@ -182,8 +185,11 @@ def sync(
 
      Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the
     repository; each new record notes this thread as origin_session_id. Needs write permission. For
-    thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}]}.
+    thread-private notes use upsert_session_facts. To correct a durable fact, name it in supersedes, or
+    declare the predicate single_valued for the repository (then a new object for the same subject
+    replaces the old fact, in this and later writes); replaced facts leave recall and reads and stay in
+    their history (repository_fact_history). Answers {facts: [{fact_id, subject_id, predicate,
+    object_id}], superseded: [fact_id]}.
 
     Runs as the registered session named in the execution headers.
 
@@ -226,8 +232,11 @@ async def asyncio_detailed(
 
      Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the
     repository; each new record notes this thread as origin_session_id. Needs write permission. For
-    thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}]}.
+    thread-private notes use upsert_session_facts. To correct a durable fact, name it in supersedes, or
+    declare the predicate single_valued for the repository (then a new object for the same subject
+    replaces the old fact, in this and later writes); replaced facts leave recall and reads and stay in
+    their history (repository_fact_history). Answers {facts: [{fact_id, subject_id, predicate,
+    object_id}], superseded: [fact_id]}.
 
     Runs as the registered session named in the execution headers.
 
@@ -273,8 +282,11 @@ async def asyncio(
 
      Stores triples in the repository's DURABLE memory graph, shared with everyone who can read the
     repository; each new record notes this thread as origin_session_id. Needs write permission. For
-    thread-private notes use upsert_session_facts. Answers {facts: [{fact_id, subject_id, predicate,
-    object_id}]}.
+    thread-private notes use upsert_session_facts. To correct a durable fact, name it in supersedes, or
+    declare the predicate single_valued for the repository (then a new object for the same subject
+    replaces the old fact, in this and later writes); replaced facts leave recall and reads and stay in
+    their history (repository_fact_history). Answers {facts: [{fact_id, subject_id, predicate,
+    object_id}], superseded: [fact_id]}.
 
     Runs as the registered session named in the execution headers.
 
