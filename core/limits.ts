@@ -76,6 +76,12 @@ export const MAX_REPO_FACTS = 200_000;
  */
 export const MAX_REPO_HISTORY = 1024;
 export const MAX_REPO_HISTORY_BYTES = 512 * 1024;
+/**
+ * Export / import of one repository's durable memory (core/memory/repository-transfer.ts): memory facts
+ * (the code graph is re-derived by ingest and left out) and lines; the text is bounded by MAX_IMPORT_CHARS.
+ */
+export const MAX_REPO_TRANSFER_FACTS = 4096;
+export const MAX_REPO_TRANSFER_LINES = 1 + 2 * MAX_REPO_TRANSFER_FACTS + MAX_REPO_TRANSFER_FACTS + MAX_REPO_HISTORY;
 /** HTTP-4: `POST /memory/index` embeds at most this many durable entities per call. */
 export const MAX_EMBED_BATCH = 256;
 /** RET-1: rows removed per cleanup batch (purgeSession / purgeExpired). */

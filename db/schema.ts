@@ -111,6 +111,29 @@ export interface Database extends MemoryTables, JobEventTables {
   ingest_uploads: IngestUploadsTable;
   mcp_sessions: McpSessionsTable;
   session_erasure_receipts: SessionErasureReceiptsTable;
+  namespace_erasure_receipts: NamespaceErasureReceiptsTable;
+}
+
+/** One store of a stored namespace erasure receipt (as `DELETE /session-memory` answered it). */
+export interface NamespaceStoreReceipt {
+  store: string;
+  entities: number;
+  facts: number;
+  history: number;
+  rows?: number;
+  status: "done" | "pending";
+}
+
+/** The recorded erasure receipt of a cleared session-memory namespace (core/retention/receipts.ts). */
+export interface NamespaceErasureReceiptsTable {
+  tenant_id: string;
+  session_id: string;
+  repo_id: string;
+  stores: ColumnType<NamespaceStoreReceipt[], string, string>;
+  done: ColumnType<boolean, boolean | undefined, boolean>;
+  clears: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date, Date>;
+  updated_at: ColumnType<Date, Date, Date>;
 }
 
 /** The recorded erasure receipt of a revoked or expired session (core/retention/receipts.ts). */

@@ -18,6 +18,7 @@ import {
   MAX_OFFLOAD_TURN_CHARS,
   MAX_HISTORY_PER_NAMESPACE,
   MAX_REPO_HISTORY,
+  MAX_REPO_TRANSFER_FACTS,
   MAX_IMPORT_CHARS,
   MAX_PROMOTE_FACT_IDS,
   MAX_SINGLE_VALUED_PREDICATES,
@@ -28,7 +29,9 @@ import {
 import { instant, type ErasureReceipt, type MemoryScope } from "../core/memory/engine";
 import type { MemoryServices } from "../core/memory/services";
 import { EXPORT_FORMAT } from "../core/memory/transfer";
-import { eraseRepoJobQuotes } from "../queues/memory-erasure";
+import { REPO_EXPORT_FORMAT } from "../core/memory/repository-transfer";
+import { eraseJobsQuotingFacts, eraseRepoJobQuotes } from "../queues/memory-erasure";
+import { readNamespaceErasure, recordNamespaceErasure } from "../core/retention/receipts";
 import { defineOperation, type OpCall } from "./operation";
 import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
 import { asOf, erasureReceipt, factHistory, liveFact, repoFactHistory, repoFactId, sessionFactId } from "./memory-schemas";
@@ -271,8 +274,46 @@ export const clearSessionMemory = defineOperation({
   async run(call) {
     const receipt = await memoryOf(call).sessions.clear(scopeOf(call));
     const { tenant_id, session_id } = call.auth.identity;
-    return withJobErasure(call, receipt, { tenant_id, session_id, repo_id: call.repo!.repoId }, "namespace_cleared");
+    const target = { tenant_id, session_id, repo_id: call.repo!.repoId };
+    const full = await withJobErasure(call, receipt, target, "namespace_cleared");
+    // Kept for its owner (get_namespace_erasure). The data is gone either way: a failed write is logged, not answered.
+    await recordNamespaceErasure(call.services.db, target, full.stores, call.services.clock.now()).catch((err: unknown) =>
+      call.services.logger.warn({ code: "erasure_receipt_failed", err: (err as Error).message }, "recording the namespace erasure receipt failed"),
+    );
+    return full;
   },
+});
+
+export const getNamespaceErasure = defineOperation({
+  name: "session_memory.erasure",
+  title: "Erasure receipt of a cleared thread memory",
+  description:
+    "The stored erasure receipt of a cleared session-memory namespace: what clearing THIS thread's memory for the repository " +
+    "(or, with session_id, another session's of yours; owners and admins of the organisation may name any) removed from each " +
+    "store, and whether each is done: {scope, session_id, repo_id, stores: [{store, entities, facts, history, rows?, status}], " +
+    "clears, done, cleared_at, updated_at}. A namespace never cleared is 404 not_found; a session you may not read is 404 session_not_found.",
+  input: { repo: repoRef, session_id: idString().optional().describe("The session whose namespace receipt to read (default: this thread).") },
+  output: z.strictObject({
+    scope: z.literal("namespace"),
+    session_id: z.string(),
+    repo_id: z.string(),
+    stores: erasureReceipt.shape.stores,
+    clears: z.number().int().describe("Clears recorded (a repeated clear adds its counts)."),
+    done: z.boolean(),
+    cleared_at: z.string(),
+    updated_at: z.string(),
+  }),
+  level: "read",
+  errors: ["session_not_found"],
+  http: [{ method: "get", path: `${SESSION}/erasure` }],
+  mcp: { tool: "get_namespace_erasure", readOnly: true },
+  run: async (call, input) =>
+    readNamespaceErasure(
+      call.services.db,
+      { orgId: call.principal.orgId, userId: call.principal.userId, role: call.principal.role ?? "" },
+      input.session_id ?? call.auth.identity.session_id,
+      call.repo!.repoId,
+    ),
 });
 
 /** Appends the job store's erasure (queues/memory-erasure.ts) to a receipt. */
@@ -377,22 +418,71 @@ export const repositoryFactHistory = defineOperation({
   run: async (call, input) => memoryOf(call).repository.history(call.repo!.repoId, input.fact_id),
 });
 
+export const exportRepositoryMemory = defineOperation({
+  name: "repository_memory.export",
+  title: "Export the repository's durable memory",
+  description:
+    "Exports the repository's DURABLE memory as JSON Lines in the `jsonl` field: a header line, the nodes, the memory facts " +
+    "with their validity and provenance (origin_session_id, source), the history and the single-valued predicates; no " +
+    `embeddings, and not the code graph (ingest derives it from the checkout). At most ${MAX_REPO_TRANSFER_FACTS} memory facts. ` +
+    "Import it into another repository with import_repository_memory. Answers {format, jsonl, nodes, facts, history}.",
+  input: { repo: repoRef },
+  output: z.strictObject({ format: z.string(), jsonl: z.string(), nodes: z.number().int(), facts: z.number().int(), history: z.number().int() }),
+  level: "read",
+  errors: REPOSITORY_ERRORS,
+  http: [{ method: "get", path: `${REPOSITORY}/export` }],
+  mcp: { tool: "export_repository_memory", readOnly: true },
+  async run(call) {
+    const out = await memoryOf(call).repository.exportLines(call.repo!.repoId);
+    return { format: REPO_EXPORT_FORMAT, jsonl: out.lines, nodes: out.nodes, facts: out.facts, history: out.history };
+  },
+});
+
+export const importRepositoryMemory = defineOperation({
+  name: "repository_memory.import",
+  title: "Import durable memory into the repository",
+  description:
+    "Imports a JSON Lines export (from export_repository_memory) into the repository's DURABLE memory (write permission), " +
+    "which must hold no memory facts and no history yet (its code graph may be there). All or nothing: every line is " +
+    "validated, names and sources are redacted, IDs are derived for this repository, and the repository's limits apply. " +
+    "This thread becomes the origin of the imported facts; nodes are embedded again. Answers {nodes, facts, history}.",
+  input: {
+    repo: repoRef,
+    jsonl: z.string().min(1).max(MAX_IMPORT_CHARS).describe(`The export's JSON Lines text (at most ${MAX_IMPORT_CHARS} characters).`),
+  },
+  output: z.strictObject({ nodes: z.number().int(), facts: z.number().int(), history: z.number().int() }),
+  level: "write",
+  errors: [...REPOSITORY_ERRORS, "revision_conflict"],
+  http: [{ method: "post", path: `${REPOSITORY}/import` }],
+  mcp: { tool: "import_repository_memory" },
+  run: async (call, input) => memoryOf(call).repository.importLines(call.auth.identity, call.repo!.repoId, input.jsonl),
+});
+
 export const forgetSessionWrites = defineOperation({
   name: "repository_memory.forget_session",
   title: "Forget what a session wrote to repository memory",
   description:
     "Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote " +
     "(origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, " +
-    "with their origin cleared; the results of that session's finished AI and fix jobs on the repository are erased too " +
-    "(their idempotency keys go). Answers an erasure receipt {scope: \"promoted\", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.",
+    "with their origin cleared, and its history entries; the results of that session's finished AI and fix jobs on the " +
+    "repository are erased too, and so are other sessions' AI and fix results on the repository whose sources cite a " +
+    "forgotten fact (their idempotency keys go). Answers an erasure receipt {scope: \"promoted\", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.",
   input: { repo: repoRef, session_id: idString().describe("The session whose durable writes to forget (an origin_session_id).") },
   output: erasureReceipt,
   level: "admin",
   http: [{ method: "post", path: `${REPOSITORY}/forget-session` }],
   mcp: { tool: "forget_session_writes", destructive: true, idempotent: true },
   async run(call, input) {
-    const receipt = await memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id);
-    return withJobErasure(call, receipt, { tenant_id: call.auth.identity.tenant_id, session_id: input.session_id, repo_id: call.repo!.repoId }, "session_forgotten");
+    const { fact_ids: forgotten, ...receipt } = await memoryOf(call).repository.forgetSession(call.repo!.repoId, input.session_id);
+    const target = { tenant_id: call.auth.identity.tenant_id, session_id: input.session_id, repo_id: call.repo!.repoId };
+    const own = await withJobErasure(call, receipt, target, "session_forgotten");
+    // The cascade: other sessions' AI/fix answers on this repository that cite a forgotten fact.
+    const q = await eraseJobsQuotingFacts(call.services.db, target, forgotten, call.services.clock.now());
+    const stores: ErasureReceipt["stores"] = [
+      ...own.stores,
+      { store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: q.results + q.idempotency, status: q.pending > 0 ? "pending" : "done" },
+    ];
+    return { ...own, stores, done: stores.every((x) => x.status === "done") };
   },
 });
 

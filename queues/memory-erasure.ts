@@ -12,8 +12,15 @@
  *     `{erased: true, cause, erased_at}` and their idempotency rows are deleted;
  *   - session S ended (revoked or expired; the cleanup sweep): the `params` and `result` of every
  *     finished AI/fix job of S become markers; the idempotency cleaner removes S's keys.
+ *   - S's durable writes to R forgotten: also the `result` of OTHER sessions' finished AI/fix jobs
+ *     on R that quote a forgotten fact — "quote" meaning the result's `sources` (the facts the
+ *     answer was built from, `{scope: "repository", fact_id}`) names a fact the forget removed
+ *     (live or in history) — becomes a marker `{erased: true, cause: "quoted_fact_forgotten", …}`
+ *     and their idempotency rows go.
  * A job of S still queued or running is not touched; it counts as `pending` (the sweep erases it
- * once it ends; for a clear or forget, the session's end does).
+ * once it ends; for a clear or forget, the session's end does). Other sessions' AI/fix jobs on R
+ * still queued or running when a forget runs are counted `pending` too (they may have recalled a
+ * forgotten fact before it went; nothing retries them).
  * Invariants: only terminal rows are written; a marker is never overwritten, so a second pass
  * counts 0; bounded batches (`limit`) for the sweep.
  */
@@ -27,7 +34,7 @@ import { TERMINAL_STATUSES } from "./jobs";
 /** Job kinds whose parameters and results quote memory. */
 export const MEMORY_QUOTING_KINDS: readonly string[] = [AI_KIND, FIX_KIND];
 
-export type ErasureCause = "namespace_cleared" | "session_forgotten" | "session_ended";
+export type ErasureCause = "namespace_cleared" | "session_forgotten" | "session_ended" | "quoted_fact_forgotten";
 
 export interface JobErasureCounts {
   /** Job results replaced by the erasure marker. */
@@ -46,7 +53,7 @@ const marker = (cause: ErasureCause, now: Date) => JSON.stringify({ erased: true
  * Erases, in one statement, the quoted content of a session's finished AI/fix jobs on one
  * repository (a clear or a forget): results become markers, their idempotency rows go.
  */
-export async function eraseRepoJobQuotes(db: Db, t: CleanupTarget & { repo_id: string }, cause: Exclude<ErasureCause, "session_ended">, now: Date): Promise<JobErasureCounts> {
+export async function eraseRepoJobQuotes(db: Db, t: CleanupTarget & { repo_id: string }, cause: "namespace_cleared" | "session_forgotten", now: Date): Promise<JobErasureCounts> {
   const r = await sql<{ results: number; idempotency: number; pending: number }>`
     with hit as (
       update jobs set result = ${marker(cause, now)}::jsonb
@@ -63,6 +70,33 @@ export async function eraseRepoJobQuotes(db: Db, t: CleanupTarget & { repo_id: s
       returning 1)
     select (select count(*) from hit)::int as results, (select count(*) from keys)::int as idempotency,
            (select count(*) from jobs where tenant_id = ${t.tenant_id} and session_id = ${t.session_id} and repo_id = ${t.repo_id}
+              and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status not in (${sql.join(TERMINAL_STATUSES)}))::int as pending`.execute(db);
+  const row = r.rows[0]!;
+  return { results: row.results, params: 0, idempotency: row.idempotency, pending: row.pending };
+}
+
+/**
+ * The cascade of a forget: erases, in one statement, the results of OTHER sessions' finished AI/fix
+ * jobs on the repository whose `sources` cite one of `factIds` (the forgotten facts), and their
+ * idempotency rows. `pending`: other sessions' AI/fix jobs on the repository not finished yet.
+ */
+export async function eraseJobsQuotingFacts(db: Db, t: CleanupTarget & { repo_id: string }, factIds: readonly string[], now: Date): Promise<JobErasureCounts> {
+  if (factIds.length === 0) return { results: 0, params: 0, idempotency: 0, pending: 0 };
+  const r = await sql<{ results: number; idempotency: number; pending: number }>`
+    with hit as (
+      update jobs j set result = ${marker("quoted_fact_forgotten", now)}::jsonb
+       where j.tenant_id = ${t.tenant_id} and j.repo_id = ${t.repo_id} and j.session_id is distinct from ${t.session_id}
+         and j.kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and j.status in (${sql.join(TERMINAL_STATUSES)})
+         and j.result is not null and not coalesce(j.result @> '{"erased": true}'::jsonb, false)
+         and jsonb_typeof(j.result -> 'sources') = 'array'
+         and exists (select 1 from jsonb_array_elements(j.result -> 'sources') s
+                      where s ->> 'scope' = 'repository' and s ->> 'fact_id' = any(${[...factIds]}::text[]))
+      returning j.id),
+    keys as (
+      delete from job_idempotency_keys k where k.tenant_id = ${t.tenant_id} and k.job_id in (select id from hit)
+      returning 1)
+    select (select count(*) from hit)::int as results, (select count(*) from keys)::int as idempotency,
+           (select count(*) from jobs where tenant_id = ${t.tenant_id} and repo_id = ${t.repo_id} and session_id is distinct from ${t.session_id}
               and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status not in (${sql.join(TERMINAL_STATUSES)}))::int as pending`.execute(db);
   const row = r.rows[0]!;
   return { results: row.results, params: 0, idempotency: row.idempotency, pending: row.pending };

@@ -84,7 +84,7 @@ export function endRepoFact(f: RepoFact, endedBy: string | null, now: number, en
  * The meta document without what `sessionId` wrote: its history entries go; entries it ended keep
  * their interval but lose `ended_by` and `replaced_by` (the replacing facts were its own, and are gone).
  */
-export function forgetInDoc(doc: RepoMemoryDoc, sessionId: string): { doc: RepoMemoryDoc; removed: number; changed: boolean } {
+export function forgetInDoc(doc: RepoMemoryDoc, sessionId: string): { doc: RepoMemoryDoc; removed: number; removedIds: string[]; changed: boolean } {
   const before = repoHistoryOf(doc);
   const kept = before.filter((v) => v.session_id !== sessionId);
   let changed = kept.length !== before.length;
@@ -93,7 +93,8 @@ export function forgetInDoc(doc: RepoMemoryDoc, sessionId: string): { doc: RepoM
     changed = true;
     return { ...v, ended_by: null, replaced_by: [] };
   });
-  return { doc: repoDoc(history, repoSingleValuedOf(doc)), removed: before.length - kept.length, changed };
+  const removedIds = [...new Set(before.filter((v) => v.session_id === sessionId).map((v) => v.fact_id))];
+  return { doc: repoDoc(history, repoSingleValuedOf(doc)), removed: before.length - kept.length, removedIds, changed };
 }
 
 /** Whether a durable fact (live: no `valid_to`) was current at `asOf`. */

@@ -95,6 +95,14 @@ export interface DurableTriple {
   observed_at?: number | undefined;
 }
 
+/** What a forget removed: counts, and the removed facts' IDs (live edges and history entries). */
+export interface ForgetResult {
+  edges: number;
+  nodes: number;
+  history: number;
+  fact_ids: string[];
+}
+
 export interface Subgraph {
   nodes: RepoNode[];
   edges: Array<{ id: string; label: string; src: string; predicate: string; dst: string; origin_session_id: string | null }>;
@@ -151,9 +159,10 @@ export interface RepositoryMemoryStore {
    * Erasure of what one session wrote (promoted or upserted), under the repository lock: removes the FACT
    * edges whose `origin_session_id` is the session, then that session's nodes no edge touches any more
    * (with their embeddings); nodes still used by other facts stay, with their origin set to null. Its
-   * history entries go too, and entries it ended lose `ended_by`/`replaced_by` (`forgetInDoc`).
+   * history entries go too, and entries it ended lose `ended_by`/`replaced_by` (`forgetInDoc`). Answers the
+   * counts and the IDs of the facts removed (live and history), so what quotes them can be erased too.
    */
-  forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }>;
+  forgetOrigin(repoId: string, sessionId: string): Promise<ForgetResult>;
 }
 
 /** What a job handler may use of the repository store while it runs: reads only. Its writes go through `persist`. */

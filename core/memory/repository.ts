@@ -7,13 +7,15 @@
  * authorised Identity: durable writes record its session as
  * `origin_session_id`, embedding runs under it.
  */
-import { AppError } from "../errors";
+import { AppError, limitError } from "../errors";
+import { INGEST_SOURCE } from "../ingest/graph";
 import type { Identity } from "../execution/identity";
 import {
   MAX_EMBED_BATCH,
   MAX_ENTITY_NAME_CHARS,
   MAX_PROMOTE_FACT_IDS,
   MAX_RECALL_LIMIT,
+  MAX_REPO_TRANSFER_FACTS,
   MAX_SINGLE_VALUED_PREDICATES,
   MAX_SOURCE_CHARS,
   MAX_SUPERSEDES,
@@ -30,6 +32,7 @@ import { planSupersession } from "./history";
 import { normalizeName, REPO_FACT_ID, repoFactId, repoNodeId, SESSION_FACT_ID } from "./ids";
 import { endRepoFact, repoCurrentAt, repoDoc, repoHistoryOf, repoSingleValuedOf } from "./repository-history";
 import type { DurableTriple, RepoFact, RepoFactVersion, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
+import { exportRepoLines, parseRepoImport } from "./repository-transfer";
 import { PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
 import type { TripleInput } from "./types";
 
@@ -111,23 +114,33 @@ export interface RepoUpsertInput {
   observed_at?: number | undefined;
 }
 
+/** Redacts and checks one node name as an upsert does; a name that was (partly) a secret keeps its masked form. */
+async function cleanNodeName(name: unknown, field: string): Promise<string> {
+  if (typeof name !== "string") throw bad(field);
+  const n = normalizeName(name);
+  if (n.length < 1 || n.length > MAX_ENTITY_NAME_CHARS) throw bad(field);
+  return (await redact(n)).text.slice(0, MAX_ENTITY_NAME_CHARS);
+}
+
+const cleanSource = async (v: string | undefined) => (v === undefined ? undefined : (await redact(v.slice(0, MAX_SOURCE_CHARS))).text.slice(0, MAX_SOURCE_CHARS));
+
+/** Facts read per page when scanning a repository's live facts for its memory facts (export, import's emptiness check). */
+const SCAN_PAGE = 2000;
+
 async function durableTriples(repoId: string, triples: TripleInput[], source: string | undefined): Promise<DurableTriple[]> {
   if (!Array.isArray(triples) || triples.length < 1 || triples.length > MAX_TRIPLES_PER_UPSERT) throw bad("triples");
   const src = source === undefined ? undefined : (await redact(source.slice(0, MAX_SOURCE_CHARS))).text;
   const out: DurableTriple[] = [];
   for (const [i, t] of triples.entries()) {
     if (typeof t.predicate !== "string" || !PREDICATE_PATTERN.test(t.predicate)) throw bad(`triples.${i}.predicate`);
-    const side = async (name: unknown, type: unknown, f: string) => {
-      if (typeof name !== "string") throw bad(`triples.${i}.${f}`);
-      const n = normalizeName(name);
-      if (n.length < 1 || n.length > MAX_ENTITY_NAME_CHARS) throw bad(`triples.${i}.${f}`);
-      const ty = type ?? "";
-      if (typeof ty !== "string" || !TYPE_PATTERN.test(ty)) throw bad(`triples.${i}.${f}_type`);
-      const clean = (await redact(n)).text.slice(0, MAX_ENTITY_NAME_CHARS);
-      return { id: repoNodeId(repoId, ty, clean), name: clean, type: ty };
+    const node = async (n: unknown, ty: unknown, f: string) => {
+      const type = ty ?? "";
+      if (typeof type !== "string" || !TYPE_PATTERN.test(type)) throw bad(`triples.${i}.${f}_type`);
+      const clean = await cleanNodeName(n, `triples.${i}.${f}`);
+      return { id: repoNodeId(repoId, type, clean), name: clean, type };
     };
-    const s = await side(t.subject, t.subject_type, "subject");
-    const o = await side(t.object, t.object_type, "object");
+    const s = await node(t.subject, t.subject_type, "subject");
+    const o = await node(t.object, t.object_type, "object");
     out.push({ fact_id: repoFactId(repoId, s.id, t.predicate, o.id), subject: s, predicate: t.predicate, object: o, source: src });
   }
   return out;
@@ -392,12 +405,128 @@ export class RepositoryMemory {
     return { promoted: triples.map((t) => t.fact_id) };
   }
 
+  /** The live memory facts (not the code graph ingest writes), at most MAX_REPO_TRANSFER_FACTS (422 past it). */
+  private async memoryFacts(repoId: string, stopAtFirst = false): Promise<RepoFact[]> {
+    const out: RepoFact[] = [];
+    for (let after = ""; ; ) {
+      const page = await this.deps.repo.factsPage(repoId, after, SCAN_PAGE);
+      for (const f of page) {
+        if (f.source === INGEST_SOURCE) continue;
+        out.push(f);
+        if (stopAtFirst) return out;
+        if (out.length > MAX_REPO_TRANSFER_FACTS) throw limitError("repo_transfer_facts", MAX_REPO_TRANSFER_FACTS);
+      }
+      if (page.length < SCAN_PAGE) return out;
+      after = page[page.length - 1]!.fact_id;
+    }
+  }
+
+  /**
+   * The repository's durable memory as JSON Lines (repository-transfer.ts): memory facts with validity and
+   * provenance, the nodes they name, the history, the single-valued table; no embeddings. Read again if a
+   * write moved the revision while it was read, so the lines are one state of the repository.
+   */
+  async exportLines(repoId: string): Promise<{ lines: string; nodes: number; facts: number; history: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const meta = await this.deps.repo.loadMeta(repoId);
+      const facts = await this.memoryFacts(repoId);
+      if ((await this.deps.repo.loadMeta(repoId)).revision !== meta.revision && attempt < REVISION_RETRIES) continue;
+      const lines = exportRepoLines(repoId, facts, meta.doc, this.deps.clock.now().getTime());
+      const nodes = lines.split("\n").filter((l) => l.startsWith('{"kind":"node"')).length;
+      return { lines, nodes, facts: facts.length, history: repoHistoryOf(meta.doc).length };
+    }
+  }
+
+  /**
+   * Imports an export into this repository (the caller may write it), all or nothing: every line is parsed and
+   * checked, names and sources are redacted again, node and fact IDs are derived for this repository, times are
+   * clamped to now, and everything is one adapter write under the repository's limits (nodes, facts + history,
+   * history bounds), checked against the revision read. The repository must hold no memory facts and no history
+   * yet (409 `conflict`; its code graph may be there). The importing session is the origin of the imported facts
+   * (so forget-session can erase them); history keeps the sessions the file names. Nodes are embedded again.
+   */
+  async importLines(identity: Identity, repoId: string, text: string): Promise<{ nodes: number; facts: number; history: number }> {
+    assertAuthorisedIdentity(identity);
+    const p = parseRepoImport(text);
+    if (p.facts.length > MAX_REPO_TRANSFER_FACTS) throw limitError("repo_transfer_facts", MAX_REPO_TRANSFER_FACTS);
+    const now = this.deps.clock.now().getTime();
+    const at = (v: string | null | undefined): number | undefined => (v === null || v === undefined ? undefined : Math.min(Date.parse(v), now));
+    const remap = new Map<string, { id: string; name: string; type: string }>();
+    for (const [i, n] of p.nodes.entries()) {
+      const clean = await cleanNodeName(n.name, `lines.node.${i}.name`);
+      remap.set(n.id, { id: repoNodeId(repoId, n.type, clean), name: clean, type: n.type });
+    }
+    const factIdOf = new Map<string, string>();
+    const triples = new Map<string, DurableTriple>();
+    for (const f of p.facts) {
+      const subject = remap.get(f.subject_id)!;
+      const object = remap.get(f.object_id)!;
+      const fid = repoFactId(repoId, subject.id, f.predicate, object.id);
+      factIdOf.set(f.fact_id, fid);
+      if (triples.has(fid)) continue;
+      const vf = at(f.valid_from);
+      const ob = at(f.observed_at);
+      triples.set(fid, { fact_id: fid, subject, predicate: f.predicate, object, source: await cleanSource(f.source), ...(vf !== undefined ? { valid_from: vf } : {}), ...(ob !== undefined ? { observed_at: ob } : {}) });
+    }
+    for (const v of p.history) factIdOf.set(v.fact_id, repoFactId(repoId, remap.get(v.subject_id)!.id, v.predicate, remap.get(v.object_id)!.id));
+    const history: RepoFactVersion[] = [];
+    for (const v of p.history) {
+      const src = await cleanSource(v.source);
+      const to = at(v.valid_to)!;
+      const ob = at(v.observed_at);
+      history.push({
+        fact_id: factIdOf.get(v.fact_id)!,
+        subject: remap.get(v.subject_id)!,
+        predicate: v.predicate,
+        object: remap.get(v.object_id)!,
+        ...(src !== undefined ? { source: src } : {}),
+        valid_from: Math.min(at(v.valid_from) ?? 0, to),
+        valid_to: to,
+        ...(ob !== undefined ? { observed_at: ob } : {}),
+        session_id: v.session_id,
+        ended_by: v.ended_by,
+        ended: v.ended,
+        replaced_by: v.replaced_by.flatMap((r) => (factIdOf.has(r) ? [factIdOf.get(r)!] : [])),
+      });
+    }
+    history.sort((a, b) => a.valid_to - b.valid_to);
+    const slots = new Set<string>();
+    for (let attempt = 1; ; attempt++) {
+      const meta = await this.deps.repo.loadMeta(repoId);
+      if (repoHistoryOf(meta.doc).length > 0 || (await this.memoryFacts(repoId, true)).length > 0) {
+        throw new AppError("conflict", { message: "Import fills a repository whose durable memory is empty; this one already holds memory facts." });
+      }
+      const single = new Set([...repoSingleValuedOf(meta.doc), ...p.header.single_valued]);
+      slots.clear();
+      for (const t of triples.values()) {
+        if (!single.has(t.predicate)) continue;
+        const slot = `${t.subject.id}\u0000${t.predicate}`;
+        if (slots.has(slot)) throw bad("single_valued");
+        slots.add(slot);
+      }
+      try {
+        await this.deps.repo.upsertFacts(repoId, [...triples.values()], { session_id: identity.session_id }, now, { expectedRevision: meta.revision, end: [], doc: repoDoc(history, [...single]) });
+        break;
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= REVISION_RETRIES) throw err;
+      }
+    }
+    try {
+      // Bounded like the embedding job (≤ 16 batches); what remains goes with POST /memory/index or the refresh job.
+      const e = await this.embedMissing(identity, repoId, MAX_EMBED_BATCH, Math.min(16, Math.ceil(remap.size / MAX_EMBED_BATCH) + 1));
+      if (e.vectors.length > 0) await this.deps.repo.setEmbeddings(repoId, e.model, e.vectors);
+    } catch (err) {
+      this.deps.onWarning?.("embedding_failed", err instanceof AppError ? err.code : "internal");
+    }
+    return { nodes: new Set([...remap.values()].map((n) => n.id)).size, facts: triples.size, history: history.length };
+  }
+
   /**
    * Erasure for a repository admin: removes from the repository's durable memory everything one
    * session wrote (promoted or upserted) and the nodes only it used, with their embeddings.
    * Answers a receipt.
    */
-  async forgetSession(repoId: string, sessionId: string): Promise<ErasureReceipt> {
+  async forgetSession(repoId: string, sessionId: string): Promise<ErasureReceipt & { fact_ids: string[] }> {
     if (typeof sessionId !== "string" || sessionId.length < 1 || sessionId.length > 256) throw bad("session_id");
     const r = await this.deps.repo.forgetOrigin(repoId, sessionId);
     return {
@@ -405,6 +534,8 @@ export class RepositoryMemory {
       session_id: sessionId,
       stores: [{ store: `repository:${this.deps.repo.kind}`, entities: r.nodes, facts: r.edges, history: r.history, status: "done" }],
       done: true,
+      // Not part of the answer: the removed facts, so the job results that cite them can be erased too.
+      fact_ids: r.fact_ids,
     };
   }
 }

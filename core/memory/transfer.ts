@@ -21,10 +21,11 @@ import type { ScopeSnapshot } from "./types";
 
 export const EXPORT_FORMAT = "codesynapse.session-memory/1";
 
-const id = z.string().min(1).max(128);
-const when = z.string().datetime({ offset: true }).max(64);
-const predicate = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
-const name = z.string().min(1).max(MAX_ENTITY_NAME_CHARS);
+/** Field grammars shared with the repository-memory format (repository-transfer.ts). */
+export const id = z.string().min(1).max(128);
+export const when = z.string().datetime({ offset: true }).max(64);
+export const predicate = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
+export const name = z.string().min(1).max(MAX_ENTITY_NAME_CHARS);
 
 const header = z.strictObject({
   kind: z.literal("header"),
@@ -117,18 +118,20 @@ export function exportLines(s: ScopeSnapshot, exportedAt: number): string {
   return out.map((o) => JSON.stringify(o)).join("\n") + "\n";
 }
 
-function invalidLine(n: number, why: string): AppError {
+export function invalidLine(n: number, why: string): AppError {
   return new AppError("validation_failed", { message: `The import is not valid: line ${n}: ${why}.`, details: { field: "lines", line: n } });
 }
 
-/** Parses and cross-checks a whole file; throws on the first bad line (nothing is written by a caller that stops here). */
-export function parseImport(text: string): ParsedImport {
-  if (typeof text !== "string" || text.length > MAX_IMPORT_CHARS) throw new AppError("validation_failed", { details: { field: "lines" } });
+/**
+ * Splits and validates JSON Lines against a discriminated line schema: at most `maxChars` characters and
+ * `maxLines` non-empty lines, the first line (and only it) of kind "header". Throws on the first bad line.
+ */
+export function readLines<T extends { kind: string }>(text: string, line: z.ZodType<T>, maxChars: number, maxLines: number): T[] {
+  if (typeof text !== "string" || text.length > maxChars) throw new AppError("validation_failed", { details: { field: "lines" } });
   const raw = text.split("\n").filter((l) => l.trim().length > 0);
   if (raw.length === 0) throw invalidLine(1, "empty");
-  if (raw.length > MAX_IMPORT_LINES) throw new AppError("validation_failed", { message: "The import has too many lines.", details: { field: "lines" } });
-  const parsed: ParsedImport = { header: undefined as unknown as ImportHeader, entities: [], facts: [], history: [] };
-  raw.forEach((l, i) => {
+  if (raw.length > maxLines) throw new AppError("validation_failed", { message: "The import has too many lines.", details: { field: "lines" } });
+  return raw.map((l, i) => {
     let v: unknown;
     try {
       v = JSON.parse(l);
@@ -137,15 +140,21 @@ export function parseImport(text: string): ParsedImport {
     }
     const r = line.safeParse(v);
     if (!r.success) throw invalidLine(i + 1, "unexpected shape");
-    const d = r.data;
-    if (d.kind === "header") {
-      if (i !== 0) throw invalidLine(i + 1, "header not first");
-      parsed.header = d;
-    } else if (i === 0) throw invalidLine(1, "no header");
+    if (r.data.kind === "header" && i !== 0) throw invalidLine(i + 1, "header not first");
+    if (r.data.kind !== "header" && i === 0) throw invalidLine(1, "no header");
+    return r.data;
+  });
+}
+
+/** Parses and cross-checks a whole file; throws on the first bad line (nothing is written by a caller that stops here). */
+export function parseImport(text: string): ParsedImport {
+  const parsed: ParsedImport = { header: undefined as unknown as ImportHeader, entities: [], facts: [], history: [] };
+  for (const d of readLines(text, line, MAX_IMPORT_CHARS, MAX_IMPORT_LINES)) {
+    if (d.kind === "header") parsed.header = d;
     else if (d.kind === "entity") parsed.entities.push(d);
     else if (d.kind === "fact") parsed.facts.push(d);
     else parsed.history.push(d);
-  });
+  }
   const ids = new Set<string>();
   for (const e of parsed.entities) {
     if (ids.has(e.id)) throw invalidLine(0, "duplicate entity id");

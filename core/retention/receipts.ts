@@ -8,7 +8,7 @@
  */
 import { AppError } from "../errors";
 import { isValidId } from "../execution/identity";
-import type { Db } from "../../db/schema";
+import type { Db, NamespaceStoreReceipt } from "../../db/schema";
 import type { CleanupTarget } from "./cleaners";
 
 export interface StorePass {
@@ -80,5 +80,88 @@ export async function readSessionErasure(db: Db, p: { orgId: string; userId: str
     passes: b.passes ?? 0,
     done: b.done ?? false,
     updated_at: b.updated_at ? new Date(b.updated_at).toISOString() : null,
+  };
+}
+
+/** The stored receipt of a cleared namespace, as its owner reads it. */
+export interface NamespaceErasure {
+  scope: "namespace";
+  session_id: string;
+  repo_id: string;
+  stores: NamespaceStoreReceipt[];
+  clears: number;
+  done: boolean;
+  cleared_at: string;
+  updated_at: string;
+}
+
+/**
+ * Stores what clearing one namespace answered (creating the row on the first clear; a repeated clear adds
+ * its counts, and a store once done stays done), in the caller's transaction-free write of one row.
+ */
+export async function recordNamespaceErasure(
+  db: Db,
+  t: { tenant_id: string; session_id: string; repo_id: string },
+  stores: readonly NamespaceStoreReceipt[],
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto("namespace_erasure_receipts")
+      .values({ ...t, stores: "[]", created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doNothing())
+      .execute();
+    const row = await tx
+      .selectFrom("namespace_erasure_receipts")
+      .select(["stores", "clears"])
+      .where("tenant_id", "=", t.tenant_id)
+      .where("session_id", "=", t.session_id)
+      .where("repo_id", "=", t.repo_id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const merged = new Map(row.stores.map((s) => [s.store, { ...s }]));
+    for (const p of stores) {
+      const was = merged.get(p.store);
+      const sum = (k: "entities" | "facts" | "history") => (was?.[k] ?? 0) + p[k];
+      const rows = was?.rows !== undefined || p.rows !== undefined ? { rows: (was?.rows ?? 0) + (p.rows ?? 0) } : {};
+      merged.set(p.store, { store: p.store, entities: sum("entities"), facts: sum("facts"), history: sum("history"), ...rows, status: was?.status === "done" ? "done" : p.status });
+    }
+    const list = [...merged.values()];
+    await tx
+      .updateTable("namespace_erasure_receipts")
+      .set({ stores: JSON.stringify(list), done: list.every((s) => s.status === "done"), clears: row.clears + 1, updated_at: now })
+      .where("tenant_id", "=", t.tenant_id)
+      .where("session_id", "=", t.session_id)
+      .where("repo_id", "=", t.repo_id)
+      .execute();
+  });
+}
+
+/**
+ * The stored receipt of the namespace (session, repository) — for the session's own user (from any of their
+ * sessions, the clearing one included) or an owner/admin of its organisation; anyone else, and a namespace never
+ * cleared, get 404 (`session_not_found` / `not_found`), so a foreign session's existence is not told.
+ */
+export async function readNamespaceErasure(db: Db, p: { orgId: string; userId: string; role: string }, sessionId: string, repoId: string): Promise<NamespaceErasure> {
+  if (!isValidId(sessionId)) throw new AppError("session_not_found");
+  const b = await db.selectFrom("session_bindings").select(["org_id", "user_id"]).where("session_id", "=", sessionId).executeTakeFirst();
+  if (!b || b.org_id !== p.orgId || !(b.user_id === p.userId || p.role === "owner" || p.role === "admin")) throw new AppError("session_not_found");
+  const r = await db
+    .selectFrom("namespace_erasure_receipts")
+    .selectAll()
+    .where("tenant_id", "=", b.org_id)
+    .where("session_id", "=", sessionId)
+    .where("repo_id", "=", repoId)
+    .executeTakeFirst();
+  if (!r) throw new AppError("not_found", { message: "This namespace has no erasure receipt: it was never cleared." });
+  return {
+    scope: "namespace",
+    session_id: sessionId,
+    repo_id: repoId,
+    stores: r.stores,
+    clears: r.clears,
+    done: r.done,
+    cleared_at: new Date(r.created_at).toISOString(),
+    updated_at: new Date(r.updated_at).toISOString(),
   };
 }

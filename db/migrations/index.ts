@@ -18,6 +18,7 @@ import * as retainedUploads from "./20261203_0810_retained_uploads";
 import * as jobFairShare from "./20261203_0850_job_fair_share";
 import * as sessionErasureReceipts from "./20261203_0950_session_erasure_receipts";
 import * as repoMemoryMeta from "./20261203_2300_repo_memory_meta";
+import * as namespaceErasureReceipts from "./20261203_2310_namespace_erasure_receipts";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_0850_job_fair_share": jobFairShare,
   "20261203_0950_session_erasure_receipts": sessionErasureReceipts,
   "20261203_2300_repo_memory_meta": repoMemoryMeta,
+  "20261203_2310_namespace_erasure_receipts": namespaceErasureReceipts,
 };

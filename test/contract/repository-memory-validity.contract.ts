@@ -182,4 +182,51 @@ export function repositoryValidityContract(h: () => RepositoryMemoryStore): void
     expect(repoHistoryOf((await h().loadMeta(repo)).doc).map((v) => v.fact_id)).toEqual([m.fact_id]);
     expect((await h().factsMatching(repo, ["a.ts", "b.ts"], 10)).map((f) => f.subject.name)).toEqual(["a.ts"]);
   });
+
+  it("export and import: a reviewed repository memory moves to another repository all or nothing, with validity, provenance and history", async () => {
+    const { clock, mem, repo, alice, bob } = setup();
+    await h().upsertFacts(
+      repo,
+      [{ fact_id: repoFactId(repo, repoNodeId(repo, "code.file", "a.ts"), "contains", repoNodeId(repo, "code.symbol", "A")), subject: { id: repoNodeId(repo, "code.file", "a.ts"), name: "a.ts", type: "code.file" }, predicate: "contains", object: { id: repoNodeId(repo, "code.symbol", "A"), name: "A", type: "code.symbol" }, source: "ingest" }],
+      { session_id: null },
+      t0,
+    );
+    const old = (await mem.upsertTriples(alice, repo, { triples: [triple("AuthService", "signs_with", "RS256")], source: "design review" })).facts[0]!;
+    clock.advance(1000);
+    await mem.upsertTriples(bob, repo, { triples: [triple("AuthService", "signs_with", "ES256")], single_valued: ["signs_with"], observed_at: t0 + 500 });
+    const out = await mem.exportLines(repo);
+    expect(out).toMatchObject({ facts: 1, history: 1, nodes: 3 });
+    expect(out.lines).not.toContain("a.ts");
+    const lines = out.lines.trim().split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ kind: "header", format: "codesynapse.repository-memory/1", single_valued: ["signs_with"] });
+
+    const target = rid("repo");
+    const carol = identityOf(owner({ ns: target }));
+    // All or nothing: one bad line anywhere refuses the whole file and writes nothing.
+    const broken = [...lines.slice(0, -1), JSON.stringify({ kind: "history", fact_id: "x" })].join("\n");
+    expect(await refusal(mem.importLines(carol, target, broken))).toEqual({ code: "validation_failed" });
+    const dangling = [...lines, JSON.stringify({ kind: "fact", fact_id: "f9", subject_id: "nope", predicate: "p", object_id: "nope", valid_from: null, origin_session_id: null })].join("\n");
+    expect(await refusal(mem.importLines(carol, target, dangling))).toEqual({ code: "validation_failed" });
+    // A secret in a name is redacted on the way in, as for an upsert.
+    const secret = lines.map((l) => l.replace('"design review"', '"key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"')).join("\n");
+    expect((await h().factsPage(target, "", 10)).length).toBe(0);
+    expect(await mem.importLines(carol, target, secret)).toEqual({ nodes: 3, facts: 1, history: 1 });
+    const live = await h().factsPage(target, "", 10);
+    expect(live.map((f) => `${f.subject.name} ${f.predicate} ${f.object.name}`)).toEqual(["AuthService signs_with ES256"]);
+    expect(live[0]).toMatchObject({ origin_session_id: carol.session_id, valid_from: t0 + 1000, observed_at: t0 + 500 });
+    const meta = await h().loadMeta(target);
+    expect(meta.doc.single_valued).toEqual(["signs_with"]);
+    const [v] = repoHistoryOf(meta.doc);
+    expect(v).toMatchObject({ fact_id: repoFactId(target, repoNodeId(target, "", "AuthService"), "signs_with", repoNodeId(target, "", "RS256")), session_id: alice.session_id, ended_by: bob.session_id, valid_from: t0, valid_to: t0 + 1000 });
+    expect(v!.source).toContain("[REDACTED");
+    expect(v!.source).not.toContain("sk-proj-");
+    expect(v!.fact_id).not.toBe(old.fact_id);
+    // as_of on the imported repository sees the old fact.
+    const past = await mem.recall(carol, target, { query: "AuthService", limit: 5, mode: "lexical", asOf: t0 + 1 });
+    expect(past.results.map((r) => r.object.name)).toEqual(["RS256"]);
+    // A repository that already holds memory refuses a second import.
+    expect(await refusal(mem.importLines(carol, target, out.lines))).toEqual({ code: "conflict" });
+    // Forgetting the importer erases what it imported.
+    expect((await mem.forgetSession(target, carol.session_id)).stores[0]).toMatchObject({ facts: 1 });
+  });
 }

@@ -254,7 +254,7 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
     // Other repositories' records of the same session are not touched.
     const elsewhere = rid("repo");
     await store().upsertFacts(elsewhere, [durable(elsewhere, "Ledger", "writes", "Journal")], { session_id: "ses-forget" }, now);
-    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 2, nodes: 2, history: 0 });
+    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 2, nodes: 2, history: 0, fact_ids: expect.arrayContaining(mine.map((t) => t.fact_id)) });
     expect(await store().searchNodes(repo, ["ledger"], 10)).toEqual([]);
     expect(await store().searchNodes(repo, ["journal"], 10)).toEqual([]);
     const accounts = await store().searchNodes(repo, ["accounts"], 10);
@@ -264,6 +264,6 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
     expect(left[0]!.origin_session_id).toBe("ses-keep");
     expect((await store().factsMatching(elsewhere, ["ledger"], 10)).map((f) => f.origin_session_id)).toEqual(["ses-forget"]);
     // Idempotent.
-    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 0, nodes: 0, history: 0 });
+    expect(await store().forgetOrigin(repo, "ses-forget")).toEqual({ edges: 0, nodes: 0, history: 0, fact_ids: [] });
   });
 }

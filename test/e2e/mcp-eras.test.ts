@@ -121,7 +121,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? MODERN : "2025-11-25");
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name).sort();
-      expect(names).toHaveLength(26);
+      expect(names).toHaveLength(31);
       for (const t of tools) {
         expect(t.outputSchema?.type, t.name).toBe("object");
         expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf("boolean");
@@ -151,7 +151,17 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
       expect((await use("retract_session_fact", { repo, fact_id: facts[0]!.fact_id })).fact_id).toBe(facts[0]!.fact_id);
       expect((await use("session_fact_history", { repo, fact_id: facts[0]!.fact_id })).versions.length).toBeGreaterThan(0);
       expect(await use("clear_session_memory", { repo })).toMatchObject({ done: true });
-      expect((await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts).toHaveLength(1);
+      expect(await use("get_namespace_erasure", { repo })).toMatchObject({ scope: "namespace", clears: 1 });
+      const durableFacts = (await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts as { fact_id: string }[];
+      expect(durableFacts).toHaveLength(1);
+      const repoExport = await use("export_repository_memory", { repo });
+      expect(repoExport.facts).toBeGreaterThan(0);
+      expect((await use("retract_repository_fact", { repo, fact_id: durableFacts[0]!.fact_id })).fact_id).toBe(durableFacts[0]!.fact_id);
+      expect((await use("repository_fact_history", { repo, fact_id: durableFacts[0]!.fact_id })).versions[0]).toMatchObject({ status: "retracted" });
+      // Import fills a repository with no memory facts: this one still holds the promoted fact.
+      const refused = await client.callTool({ name: "import_repository_memory", arguments: { repo, jsonl: repoExport.jsonl } });
+      expect(refused.isError).toBe(true);
+      called.push("import_repository_memory");
       // A second thread of the same user takes this thread's export (import fills an empty namespace).
       const second = await registerThread(srv.url, a.apiKey);
       const importer = await connect(era, via, second.session, second.headers);
@@ -203,7 +213,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     // The same requests from no Origin or this server's own are served.
     const own = await call(srv.url, "POST", "/mcp", { headers: { ...m.headers, origin: srv.url }, body: m.body });
     expect(own.status).toBe(200);
-    expect(rpc(own.text).result.tools.length).toBe(26);
+    expect(rpc(own.text).result.tools.length).toBe(31);
     // The modern era's list is cacheable for five minutes, for every caller alike.
     expect(rpc(own.text).result).toMatchObject({ ttlMs: 300_000 });
   });

@@ -186,7 +186,12 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     const second = await registerThread(srv.url, a.apiKey);
     called.push("import_session_memory");
     expect(await callTool(srv.url, second.headers, "import_session_memory", { repo, jsonl: exported.jsonl })).toMatchObject({ facts: 1 });
-    expect((await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts).toHaveLength(1);
+    const durableFacts = (await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts as { fact_id: string }[];
+    expect(durableFacts).toHaveLength(1);
+    const repoExport = await use("export_repository_memory", { repo });
+    expect(repoExport.facts).toBeGreaterThan(0);
+    expect((await use("retract_repository_fact", { repo, fact_id: durableFacts[0]!.fact_id })).fact_id).toBe(durableFacts[0]!.fact_id);
+    expect((await use("repository_fact_history", { repo, fact_id: durableFacts[0]!.fact_id })).versions.length).toBe(1);
     const nodes = (await use("search_graph_nodes", { repo, query: "AuthService" })).nodes as { id: string }[];
     expect(nodes.length).toBeGreaterThan(0);
     expect((await use("query_subgraph", { repo, node_id: nodes[0]!.id })).edges.length).toBeGreaterThan(0);
@@ -200,6 +205,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     expect((await use("submit_embedding_refresh", { repo })).job_id).toMatch(/^job_/);
     expect(await use("index_repository_memory", { repo })).toHaveProperty("indexed");
     expect(await use("clear_session_memory", { repo })).toMatchObject({ scope: "namespace" });
+    expect(await use("get_namespace_erasure", { repo })).toMatchObject({ scope: "namespace" });
     // An upload stays REST; listing and discarding it are tools.
     const up = await client.upload(repo, await fixtureTar({ "a.ts": "export const a = 1;\n" }));
     expect((await use("list_uploads", { repo })).uploads.map((u: { upload_id: string }) => u.upload_id)).toContain(up.upload_id);
@@ -211,6 +217,8 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     expect(await use("get_session_erasure", { session_id: ended.session })).toMatchObject({ session_id: ended.session, cause: "revoked" });
     // Last, as it erases this thread's durable facts and the graph nodes only they used.
     expect(await use("forget_session_writes", { repo, session_id: (await use("get_identity", {})).session_id })).toMatchObject({ scope: "promoted" });
+    // The repository's memory is empty again (its code graph stays): the earlier export goes back in.
+    expect(await use("import_repository_memory", { repo, jsonl: repoExport.jsonl })).toMatchObject({ facts: repoExport.facts });
 
     expect([...new Set(called)].sort()).toEqual(names);
   }, 600_000);

@@ -205,4 +205,77 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const left = await stored(t().db, mine);
     expect([left.keys, left.job.includes("Ismenia")]).toEqual([0, false]);
   });
+
+  /** An AI question of `thread` over what the repository holds (nothing written to its own session memory first). */
+  async function ask(a: Account, thread: Thread, question: string): Promise<string> {
+    const sub = await call(srv.url, "POST", `/api/v1/repos/${a.repoName}/ai-tasks`, { headers: { ...thread.headers, "idempotency-key": `q-${question.length}-${thread.session}` }, body: { task: "question", question } });
+    expect(sub.status).toBe(202);
+    const id = sub.body.job_id as string;
+    const done = await waitFor(async () => {
+      const r = await jobRow(t().db, id);
+      return TERMINAL.has(r.status) ? r : undefined;
+    }, 30_000);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    return id;
+  }
+
+  it("forgetting a session cascades to OTHER sessions' AI answers on the repository whose sources cite a forgotten fact; answers citing other facts stay", async () => {
+    const a = await seedAccount(t().db, { repoLevel: "write" });
+    const writer = await registerThread(srv.url, a.apiKey);
+    const reader = await registerThread(srv.url, a.apiKey);
+    const admin = await registerThread(srv.url, a.apiKey);
+    // An answer given before the writer's fact existed cannot cite it.
+    expect((await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/triples`, { headers: reader.headers, body: { triples: [{ subject: "WarpCore", predicate: "tuned_by", object: "Sablewood" }] } })).status).toBe(200);
+    const unrelated = await ask(a, reader, "Who tuned the WarpCore?");
+    const w = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/triples`, { headers: writer.headers, body: { triples: [{ subject: "FluxCapacitor", predicate: "tuned_by", object: "Oberlin" }] } });
+    expect(w.status).toBe(200);
+    const forgotten = w.body.facts[0].fact_id as string;
+    const quoting = await ask(a, reader, "Who tuned the FluxCapacitor?");
+    const q = await jobRow(t().db, quoting);
+    expect((q.result as { sources: Array<{ fact_id: string }> }).sources.map((x) => x.fact_id)).toContain(forgotten);
+    expect(JSON.stringify(q.result)).toContain("Oberlin");
+    const u = await jobRow(t().db, unrelated);
+    expect((u.result as { sources: Array<{ fact_id: string }> }).sources.map((x) => x.fact_id)).not.toContain(forgotten);
+
+    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
+    expect(r.status).toBe(200);
+    expect(r.body.stores).toEqual(expect.arrayContaining([{ store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 2, status: "done" }]));
+    const after = await jobRow(t().db, quoting);
+    expect([after.status, after.session_id]).toEqual(["succeeded", reader.session]);
+    expect(after.result).toEqual({ erased: true, cause: "quoted_fact_forgotten", erased_at: expect.any(String) });
+    expect(await stored(t().db, quoting)).toMatchObject({ keys: 0 });
+    expect((await stored(t().db, quoting)).job).not.toContain("Oberlin");
+    expect(await stored(t().db, unrelated)).toMatchObject({ keys: 1, job: expect.stringContaining("Sablewood") });
+    // A second forget finds nothing more.
+    const again = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
+    expect(again.body.stores.find((s: { store: string }) => s.store === "jobs:quoting-results").rows).toBe(0);
+  });
+
+  it("a namespace clear's receipt is stored: its owner reads it from the clearing thread or another of theirs; others get 404", async () => {
+    const a = await seedAccount(t().db);
+    const one = await registerThread(srv.url, a.apiKey);
+    const other = await registerThread(srv.url, a.apiKey);
+    expect((await call(srv.url, "POST", sm(a), { headers: one.headers, body: { triples: [{ subject: "Gate", predicate: "guards", object: "Vault" }] } })).status).toBe(200);
+    const never = await call(srv.url, "GET", sm(a, "/erasure"), { headers: one.headers });
+    expect([never.status, never.body.error.code]).toEqual([404, "not_found"]);
+    const cleared = await call(srv.url, "DELETE", sm(a), { headers: one.headers });
+    expect(cleared.status).toBe(200);
+    const own = await call(srv.url, "GET", sm(a, "/erasure"), { headers: one.headers });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ scope: "namespace", session_id: one.session, repo_id: a.repoId, clears: 1, done: true, stores: cleared.body.stores });
+    expect(own.body.stores.find((s: { store: string }) => s.store.startsWith("graph:"))).toMatchObject({ entities: 2, facts: 1 });
+    const row = await t().db.selectFrom("namespace_erasure_receipts").selectAll().where("session_id", "=", one.session).executeTakeFirstOrThrow();
+    expect(row.repo_id).toBe(a.repoId);
+    const fromOther = await call(srv.url, "GET", `${sm(a, "/erasure")}?session_id=${one.session}`, { headers: other.headers });
+    expect([fromOther.status, fromOther.body.session_id]).toEqual([200, one.session]);
+    // A repeated clear adds to the same receipt.
+    await call(srv.url, "DELETE", sm(a), { headers: one.headers });
+    expect((await call(srv.url, "GET", sm(a, "/erasure"), { headers: one.headers })).body).toMatchObject({ clears: 2 });
+    const stranger = await seedAccount(t().db);
+    const st = await registerThread(srv.url, stranger.apiKey);
+    const denied = await call(srv.url, "GET", `/api/v1/repos/${stranger.repoId}/session-memory/erasure?session_id=${one.session}`, { headers: st.headers });
+    expect([denied.status, denied.body.error.code]).toEqual([404, "session_not_found"]);
+    expect(denied.text).not.toContain(one.session);
+  });
 });

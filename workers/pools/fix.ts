@@ -149,6 +149,8 @@ export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">;
           result: {
             patch,
             files: files.map((f) => f.path),
+            // The facts the answer was built from, as for an AI task (what a forget's erasure looks for).
+            sources: facts.map((f) => ({ scope: f.scope, fact_id: f.fact_id })),
             provider: answer.provider,
             model: answer.model,
             ...(patch === null ? { reason: "The provider found no concrete edit for this problem." } : {}),

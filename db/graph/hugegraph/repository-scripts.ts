@@ -173,6 +173,7 @@ export const FORGET_ORIGIN = locked(`
   def mine = all.findAll { opt(it, 'origin_session_id') == session }
   def orphans = mine.findAll { !touched.contains(it.id().asString()) }
   def shared = mine.findAll { touched.contains(it.id().asString()) }
+  def dropIds = drop.collect { it.value('fact_id') }
   drop.each { it.remove() }
   orphans.each { it.remove() }
   shared.each { it.property('origin_session_id').remove() }
@@ -180,7 +181,7 @@ export const FORGET_ORIGIN = locked(`
   if (factCount != null) factCount -= drop.size()
   if (doc != null) newDoc = doc
   changed = !drop.isEmpty() || !orphans.isEmpty() || !shared.isEmpty() || doc != null
-  result = [edges: drop.size(), nodes: orphans.size()]`);
+  result = [edges: drop.size(), nodes: orphans.size(), ids: dropIds]`);
 
 export const SEARCH_NODES = `${HELPERS}
 def hits = repoNodes().findAll { v -> def k = v.value('name_key'); tokens.every { k.contains(it) } }

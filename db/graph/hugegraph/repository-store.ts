@@ -22,7 +22,7 @@ import { AppError, limitError } from "../../../core/errors";
 import { MAX_REPO_FACTS, MAX_REPO_NODES } from "../../../core/limits";
 import { nameKey } from "../../../core/memory/ids";
 import { checkRepoDoc, edgeProps, forgetInDoc, repoHistoryOf } from "../../../core/memory/repository-history";
-import type { DurableTriple, RepoChange, RepoFact, RepoMemoryDoc, RepoMeta, RepoNode, RepositoryMemoryStore, Subgraph } from "../../../core/memory/repository-store";
+import type { DurableTriple, ForgetResult, RepoChange, RepoFact, RepoMemoryDoc, RepoMeta, RepoNode, RepositoryMemoryStore, Subgraph } from "../../../core/memory/repository-store";
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import * as R from "./repository-scripts";
 import { ensureSchema, REPOSITORY_SCHEMA, vid } from "./schema";
@@ -167,13 +167,13 @@ export class HugeGraphRepositoryStore implements RepositoryMemoryStore {
   }
 
   /** The history rewrite is computed here and stored by the script if the revision has not moved (another process's write); retried. */
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
+  async forgetOrigin(repoId: string, sessionId: string): Promise<ForgetResult> {
     for (let attempt = 1; ; attempt++) {
       const meta = await this.loadMeta(repoId);
       const f = forgetInDoc(meta.doc, sessionId);
       try {
-        const r = await this.write<{ edges: number; nodes: number }>(R.FORGET_ORIGIN, repoId, { session: sessionId, expected: meta.revision, doc: f.changed ? JSON.stringify(f.doc) : null });
-        return { ...r, history: f.removed };
+        const r = await this.write<{ edges: number; nodes: number; ids: string[] }>(R.FORGET_ORIGIN, repoId, { session: sessionId, expected: meta.revision, doc: f.changed ? JSON.stringify(f.doc) : null });
+        return { edges: r.edges, nodes: r.nodes, history: f.removed, fact_ids: [...new Set([...r.ids, ...f.removedIds])] };
       } catch (err) {
         if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= 5) throw err;
       }

@@ -7,6 +7,7 @@ import {
   FACT_LABEL,
   NODE_LABEL,
   type DurableTriple,
+  type ForgetResult,
   type RepoChange,
   type RepoFact,
   type RepoMemoryDoc,
@@ -203,14 +204,15 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
       .map((e) => this.view(r, e));
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
+  async forgetOrigin(repoId: string, sessionId: string): Promise<ForgetResult> {
     const r = this.repo(repoId);
     r.revision++;
     const f = forgetInDoc(r.doc, sessionId);
     r.doc = f.doc;
     let edges = 0;
     let nodes = 0;
-    for (const [id, e] of r.edges) if (e.origin_session_id === sessionId && r.edges.delete(id)) edges++;
+    const ids: string[] = [];
+    for (const [id, e] of r.edges) if (e.origin_session_id === sessionId && r.edges.delete(id) && ids.push(id)) edges++;
     const touched = new Set<string>();
     for (const e of r.edges.values()) touched.add(e.src).add(e.dst);
     for (const [id, n] of r.nodes) {
@@ -220,7 +222,7 @@ export class InMemoryRepositoryStore implements RepositoryMemoryStore {
         nodes++;
       } else n.origin_session_id = null;
     }
-    return { edges, nodes, history: f.removed };
+    return { edges, nodes, history: f.removed, fact_ids: [...new Set([...ids, ...f.removedIds])] };
   }
 
   async pruneSource(repoId: string, source: string, keep: string[], orphanTypePrefix: string): Promise<{ edges: number; nodes: number }> {

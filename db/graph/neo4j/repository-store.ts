@@ -20,6 +20,7 @@ import { nameKey } from "../../../core/memory/ids";
 import { checkRepoDoc, checkRepoFactQuota, edgeProps, forgetInDoc } from "../../../core/memory/repository-history";
 import {
   type DurableTriple,
+  type ForgetResult,
   type RepoChange,
   type RepoFact,
   type RepoMemoryDoc,
@@ -93,9 +94,9 @@ RETURN size(orphans) AS n`;
 // Erasure of one session's writes (forgetOrigin): its facts, then its nodes nothing touches; shared nodes lose the origin.
 const FORGET_FACTS = `
 MATCH ()-[e:FACT {repo_id: $repo, origin_session_id: $session}]->()
-WITH collect(e) AS gone
+WITH collect(e) AS gone, collect(e.id) AS ids
 FOREACH (x IN gone | DELETE x)
-RETURN size(gone) AS n`;
+RETURN size(gone) AS n, ids`;
 
 const FORGET_NODES = `
 MATCH (n:Node {repo_id: $repo, origin_session_id: $session})
@@ -248,15 +249,15 @@ export class Neo4jRepositoryStore extends Neo4jStore implements RepositoryMemory
     return r.map((x) => toRepoFact(x.fact));
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
+  async forgetOrigin(repoId: string, sessionId: string): Promise<ForgetResult> {
     return this.run("WRITE", async (tx) => {
       const held = await one<{ revision: number; doc: string | null }>(tx, LOCK, { repo: repoId });
       const f = forgetInDoc(parseDoc<RepoMemoryDoc>(held.doc), sessionId);
       if (f.changed) await tx.run(SET_DOC, { repo: repoId, doc: JSON.stringify(f.doc) });
-      const edges = await one<{ n: number }>(tx, FORGET_FACTS, { repo: repoId, session: sessionId });
+      const edges = await one<{ n: number; ids: string[] }>(tx, FORGET_FACTS, { repo: repoId, session: sessionId });
       const nodes = await one<{ n: number }>(tx, FORGET_NODES, { repo: repoId, session: sessionId });
       await tx.run(FORGET_ORIGIN, { repo: repoId, session: sessionId });
-      return { edges: Number(edges.n), nodes: Number(nodes.n), history: f.removed };
+      return { edges: Number(edges.n), nodes: Number(nodes.n), history: f.removed, fact_ids: [...new Set([...edges.ids, ...f.removedIds])] };
     });
   }
 

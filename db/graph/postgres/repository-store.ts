@@ -15,6 +15,7 @@ import {
   FACT_LABEL,
   NODE_LABEL,
   type DurableTriple,
+  type ForgetResult,
   type RepoChange,
   type RepoFact,
   type RepoMemoryDoc,
@@ -224,12 +225,12 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
     return rows.map(PostgresRepositoryStore.toFact);
   }
 
-  async forgetOrigin(repoId: string, sessionId: string): Promise<{ edges: number; nodes: number; history: number }> {
+  async forgetOrigin(repoId: string, sessionId: string): Promise<ForgetResult> {
     return inTransaction(this.db, async (tx) => {
       const held = await lockRepo(tx, repoId);
       const f = forgetInDoc(held.doc, sessionId);
       if (f.changed) await tx.updateTable("repo_memory_locks").set({ doc: JSON.stringify(f.doc) }).where("repo_id", "=", repoId).execute();
-      const edges = await tx.deleteFrom("repo_edges").where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).executeTakeFirst();
+      const edges = await tx.deleteFrom("repo_edges").where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).returning("id").execute();
       const nodes = await tx
         .deleteFrom("repo_nodes as n")
         .where("n.repo_id", "=", repoId)
@@ -239,7 +240,7 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
         )
         .executeTakeFirst();
       await tx.updateTable("repo_nodes").set({ origin_session_id: null }).where("repo_id", "=", repoId).where("origin_session_id", "=", sessionId).execute();
-      return { edges: Number(edges.numDeletedRows), nodes: Number(nodes.numDeletedRows), history: f.removed };
+      return { edges: edges.length, nodes: Number(nodes.numDeletedRows), history: f.removed, fact_ids: [...new Set([...edges.map((e) => e.id), ...f.removedIds])] };
     });
   }
 

@@ -80,6 +80,7 @@ from .memory_recall_session_response_200_results_item_object import (
 from .memory_recall_session_response_200_results_item_subject import (
     MemoryRecallSessionResponse200ResultsItemSubject,
 )
+from .repository_memory_export_response_200 import RepositoryMemoryExportResponse200
 from .repository_memory_forget_session_body import RepositoryMemoryForgetSessionBody
 from .repository_memory_forget_session_response_200 import (
     RepositoryMemoryForgetSessionResponse200,
@@ -106,6 +107,8 @@ from .repository_memory_history_response_200_versions_item_status import (
 from .repository_memory_history_response_200_versions_item_subject import (
     RepositoryMemoryHistoryResponse200VersionsItemSubject,
 )
+from .repository_memory_import_body import RepositoryMemoryImportBody
+from .repository_memory_import_response_200 import RepositoryMemoryImportResponse200
 from .repository_memory_index_body import RepositoryMemoryIndexBody
 from .repository_memory_index_response_200 import RepositoryMemoryIndexResponse200
 from .repository_memory_retract_response_200 import RepositoryMemoryRetractResponse200
@@ -137,6 +140,13 @@ from .session_memory_clear_response_200_stores_item import (
 )
 from .session_memory_clear_response_200_stores_item_status import (
     SessionMemoryClearResponse200StoresItemStatus,
+)
+from .session_memory_erasure_response_200 import SessionMemoryErasureResponse200
+from .session_memory_erasure_response_200_stores_item import (
+    SessionMemoryErasureResponse200StoresItem,
+)
+from .session_memory_erasure_response_200_stores_item_status import (
+    SessionMemoryErasureResponse200StoresItemStatus,
 )
 from .session_memory_export_response_200 import SessionMemoryExportResponse200
 from .session_memory_history_response_200 import SessionMemoryHistoryResponse200
@@ -249,6 +259,7 @@ __all__ = (
     "MemoryRecallSessionResponse200ResultsItem",
     "MemoryRecallSessionResponse200ResultsItemObject",
     "MemoryRecallSessionResponse200ResultsItemSubject",
+    "RepositoryMemoryExportResponse200",
     "RepositoryMemoryForgetSessionBody",
     "RepositoryMemoryForgetSessionResponse200",
     "RepositoryMemoryForgetSessionResponse200Scope",
@@ -259,6 +270,8 @@ __all__ = (
     "RepositoryMemoryHistoryResponse200VersionsItemObject",
     "RepositoryMemoryHistoryResponse200VersionsItemStatus",
     "RepositoryMemoryHistoryResponse200VersionsItemSubject",
+    "RepositoryMemoryImportBody",
+    "RepositoryMemoryImportResponse200",
     "RepositoryMemoryIndexBody",
     "RepositoryMemoryIndexResponse200",
     "RepositoryMemoryRetractResponse200",
@@ -275,6 +288,9 @@ __all__ = (
     "SessionMemoryClearResponse200Scope",
     "SessionMemoryClearResponse200StoresItem",
     "SessionMemoryClearResponse200StoresItemStatus",
+    "SessionMemoryErasureResponse200",
+    "SessionMemoryErasureResponse200StoresItem",
+    "SessionMemoryErasureResponse200StoresItemStatus",
     "SessionMemoryExportResponse200",
     "SessionMemoryHistoryResponse200",
     "SessionMemoryHistoryResponse200VersionsItem",

@@ -365,6 +365,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{repo}/session-memory/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Erasure receipt of a cleared thread memory
+         * @description The stored erasure receipt of a cleared session-memory namespace: what clearing THIS thread's memory for the repository (or, with session_id, another session's of yours; owners and admins of the organisation may name any) removed from each store, and whether each is done: {scope, session_id, repo_id, stores: [{store, entities, facts, history, rows?, status}], clears, done, cleared_at, updated_at}. A namespace never cleared is 404 not_found; a session you may not read is 404 session_not_found.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `get_namespace_erasure`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        get: operations["session_memory.erasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{repo}/session-memory/promote": {
         parameters: {
             query?: never;
@@ -469,6 +495,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{repo}/memory/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the repository's durable memory
+         * @description Exports the repository's DURABLE memory as JSON Lines in the `jsonl` field: a header line, the nodes, the memory facts with their validity and provenance (origin_session_id, source), the history and the single-valued predicates; no embeddings, and not the code graph (ingest derives it from the checkout). At most 4096 memory facts. Import it into another repository with import_repository_memory. Answers {format, jsonl, nodes, facts, history}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `export_repository_memory`.
+         *
+         *     Needs `read` permission on the repository.
+         */
+        get: operations["repository_memory.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{repo}/memory/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import durable memory into the repository
+         * @description Imports a JSON Lines export (from export_repository_memory) into the repository's DURABLE memory (write permission), which must hold no memory facts and no history yet (its code graph may be there). All or nothing: every line is validated, names and sources are redacted, IDs are derived for this repository, and the repository's limits apply. This thread becomes the origin of the imported facts; nodes are embedded again. Answers {nodes, facts, history}.
+         *
+         *     Runs as the registered session named in the execution headers.
+         *
+         *     MCP tool: `import_repository_memory`.
+         *
+         *     Needs `write` permission on the repository.
+         */
+        post: operations["repository_memory.import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{repo}/memory/forget-session": {
         parameters: {
             query?: never;
@@ -480,7 +558,7 @@ export interface paths {
         put?: never;
         /**
          * Forget what a session wrote to repository memory
-         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared; the results of that session's finished AI and fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+         * @description Repository admins: removes from the repository's DURABLE memory every fact one session promoted or wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes other facts still use stay, with their origin cleared, and its history entries; the results of that session's finished AI and fix jobs on the repository are erased too, and so are other sessions' AI and fix results on the repository whose sources cite a forgotten fact (their idempotency keys go). Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -2842,6 +2920,120 @@ export interface operations {
             };
         };
     };
+    "session_memory.erasure": {
+        parameters: {
+            query?: {
+                /** @description The session whose namespace receipt to read (default: this thread). */
+                session_id?: string;
+            };
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erasure receipt of a cleared thread memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        scope: "namespace";
+                        session_id: string;
+                        repo_id: string;
+                        stores: {
+                            store: string;
+                            entities: number;
+                            facts: number;
+                            history: number;
+                            /** @description Relational stores (jobs:results, jobs:idempotency): rows erased. */
+                            rows?: number;
+                            /** @enum {string} */
+                            status: "done" | "pending";
+                        }[];
+                        /** @description Clears recorded (a repeated clear adds its counts). */
+                        clears: number;
+                        done: boolean;
+                        cleared_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "session_memory.promote": {
         parameters: {
             query?: never;
@@ -3373,6 +3565,259 @@ export interface operations {
             };
             /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "repository_memory.export": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export the repository's durable memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        jsonl: string;
+                        nodes: number;
+                        facts: number;
+                        history: number;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "repository_memory.import": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Session": string;
+                /** @description The registered primary session of the chat thread; both headers carry the same value (HTTP-1). */
+                "X-Codesynapse-Parent-Session": string;
+            };
+            path: {
+                /** @description The repository: its id, or its name within your organisation. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The export's JSON Lines text (at most 1048576 characters). */
+                    jsonl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Import durable memory into the repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nodes: number;
+                        facts: number;
+                        history: number;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `invalid_session_header`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `session_forbidden`, `dashboard_session_named`, `repo_permission_denied`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `session_not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`, `revision_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `session_expired`, `session_revoked`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5520,10 +5965,13 @@ export const ROUTES = {
   "session_memory.history": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/facts/{fact_id}/history","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
   "session_memory.export": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/export","pathParams":["repo"],"body":false,"auth":"execution"},
   "session_memory.import": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/import","pathParams":["repo"],"body":true,"auth":"execution"},
+  "session_memory.erasure": {"method":"get","path":"/api/v1/repos/{repo}/session-memory/erasure","pathParams":["repo"],"body":false,"auth":"execution"},
   "session_memory.promote": {"method":"post","path":"/api/v1/repos/{repo}/session-memory/promote","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.upsert": {"method":"post","path":"/api/v1/repos/{repo}/memory/triples","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.retract": {"method":"delete","path":"/api/v1/repos/{repo}/memory/facts/{fact_id}","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
   "repository_memory.history": {"method":"get","path":"/api/v1/repos/{repo}/memory/facts/{fact_id}/history","pathParams":["repo","fact_id"],"body":false,"auth":"execution"},
+  "repository_memory.export": {"method":"get","path":"/api/v1/repos/{repo}/memory/export","pathParams":["repo"],"body":false,"auth":"execution"},
+  "repository_memory.import": {"method":"post","path":"/api/v1/repos/{repo}/memory/import","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.forget_session": {"method":"post","path":"/api/v1/repos/{repo}/memory/forget-session","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.index": {"method":"post","path":"/api/v1/repos/{repo}/memory/index","pathParams":["repo"],"body":true,"auth":"execution"},
   "repository_memory.search_nodes": {"method":"get","path":"/api/v1/repos/{repo}/memory/nodes","pathParams":["repo"],"body":false,"auth":"execution"},

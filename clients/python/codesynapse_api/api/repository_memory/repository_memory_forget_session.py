@@ -127,9 +127,11 @@ def sync_detailed(
 
      Repository admins: removes from the repository's DURABLE memory every fact one session promoted or
     wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes
-    other facts still use stay, with their origin cleared; the results of that session's finished AI and
-    fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt
-    {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+    other facts still use stay, with their origin cleared, and its history entries; the results of that
+    session's finished AI and fix jobs on the repository are erased too, and so are other sessions' AI
+    and fix results on the repository whose sources cite a forgotten fact (their idempotency keys go).
+    Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts,
+    history, rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
 
@@ -177,9 +179,11 @@ def sync(
 
      Repository admins: removes from the repository's DURABLE memory every fact one session promoted or
     wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes
-    other facts still use stay, with their origin cleared; the results of that session's finished AI and
-    fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt
-    {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+    other facts still use stay, with their origin cleared, and its history entries; the results of that
+    session's finished AI and fix jobs on the repository are erased too, and so are other sessions' AI
+    and fix results on the repository whose sources cite a forgotten fact (their idempotency keys go).
+    Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts,
+    history, rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
 
@@ -222,9 +226,11 @@ async def asyncio_detailed(
 
      Repository admins: removes from the repository's DURABLE memory every fact one session promoted or
     wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes
-    other facts still use stay, with their origin cleared; the results of that session's finished AI and
-    fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt
-    {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+    other facts still use stay, with their origin cleared, and its history entries; the results of that
+    session's finished AI and fix jobs on the repository are erased too, and so are other sessions' AI
+    and fix results on the repository whose sources cite a forgotten fact (their idempotency keys go).
+    Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts,
+    history, rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
 
@@ -270,9 +276,11 @@ async def asyncio(
 
      Repository admins: removes from the repository's DURABLE memory every fact one session promoted or
     wrote (origin_session_id), and the nodes (with their embeddings) that only those facts used; nodes
-    other facts still use stay, with their origin cleared; the results of that session's finished AI and
-    fix jobs on the repository are erased too (their idempotency keys go). Answers an erasure receipt
-    {scope: "promoted", session_id, stores: [{store, entities, facts, history, rows?, status}], done}.
+    other facts still use stay, with their origin cleared, and its history entries; the results of that
+    session's finished AI and fix jobs on the repository are erased too, and so are other sessions' AI
+    and fix results on the repository whose sources cite a forgotten fact (their idempotency keys go).
+    Answers an erasure receipt {scope: "promoted", session_id, stores: [{store, entities, facts,
+    history, rows?, status}], done}.
 
     Runs as the registered session named in the execution headers.
 
