@@ -97,7 +97,7 @@ export interface NamespaceErasure {
 
 /**
  * Stores what clearing one namespace answered (creating the row on the first clear; a repeated clear adds
- * its counts, and a store once done stays done), in the caller's transaction-free write of one row.
+ * its counts, and a store once done stays done), in one transaction on that row.
  */
 export async function recordNamespaceErasure(
   db: Db,
