@@ -7,7 +7,6 @@
  * guarded by a pid lock file: a second process that tries to open it gets a
  * clear `data_dir_in_use` error instead of a corrupted database.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
@@ -19,6 +18,7 @@ import { giveTurn } from "../core/turn";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
+import { preparedName, preparedQuery } from "./pglite-prepared";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "./schema";
 
@@ -44,7 +44,7 @@ function prepareMarked(client: pg.PoolClient): void {
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const [text, values] = args;
     if (args.length === 2 && typeof text === "string" && Array.isArray(values) && text.includes(PREPARE_MARK)) {
-      return query({ name: `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`, text, values });
+      return query({ name: preparedName(text), text, values });
     }
     return query(...args);
   };
@@ -148,10 +148,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
     // Each statement runs synchronously in this thread: the event loop gets a turn before a
     // statement once TURN_MS of work went by without one (core/turn.ts), so a long transaction
     // (an ingest's persist, an embedding batch, a cleanup sweep) never holds every request.
+    // Marked statements run as named prepared statements, planned once (db/pglite-prepared.ts).
+    const prepared = preparedQuery(pglite);
     const client = {
       query: async (text: string, params?: unknown[]) => {
         await giveTurn();
-        return pglite.query(text, params);
+        return text.includes(PREPARE_MARK) ? prepared(text, params) : pglite.query(text, params);
       },
       close: () => pglite.close(),
     };
