@@ -11,9 +11,10 @@
  *
  * The three routes are measured in alternating rounds (BENCH_ROUNDS, default 3),
  * each BENCH_SECONDS long, so a noisy neighbour hits all of them alike; the
- * table prints the mean of the rounds. BENCH_BASELINE=<checkout> also mounts
- * that checkout's app (its api/app.ts, same database) and measures its identity
- * route in the same rounds — a before/after in one run.
+ * table prints the mean of the rounds. BENCH_BASELINE=<checkout> (with its
+ * node_modules) also serves that checkout's app over its own database layer, on
+ * a database of its own, and measures its identity route in the same rounds — a
+ * before/after in one run.
  * Run alone: npx tsx bench/identity.ts
  */
 import autocannon from "autocannon";
@@ -44,10 +45,14 @@ async function hit(url: string, headers: Record<string, string>): Promise<number
   return r.requests.average;
 }
 
-async function openTarget(kind: "pglite" | "postgres"): Promise<{ d: OpenDatabase; cleanup: () => Promise<void> }> {
+async function openTarget(
+  kind: "pglite" | "postgres",
+  database: { openDatabase: typeof openDatabase; migrateToLatest: typeof migrateToLatest } = { openDatabase, migrateToLatest },
+): Promise<{ d: OpenDatabase; cleanup: () => Promise<void> }> {
+  const { openDatabase: open, migrateToLatest: migrate } = database;
   if (kind === "pglite") {
-    const d = await openDatabase({});
-    await migrateToLatest(d.db);
+    const d = await open({});
+    await migrate(d.db);
     return { d, cleanup: () => d.close() };
   }
   const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -56,8 +61,8 @@ async function openTarget(kind: "pglite" | "postgres"): Promise<{ d: OpenDatabas
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   await c.query(`create schema ${schema}`);
-  const d = await openDatabase({ url, schema, poolSize: 16 });
-  await migrateToLatest(d.db);
+  const d = await open({ url, schema, poolSize: 16 });
+  await migrate(d.db);
   return {
     d,
     cleanup: async () => {
@@ -111,11 +116,40 @@ function mountBare(app: Express, db: Db): void {
 
 type CreateApp = (ctx: AppContext) => Express;
 
-async function baselineApp(): Promise<CreateApp | undefined> {
+/**
+ * The BENCH_BASELINE checkout's own stack: its app AND its database layer (db/database.ts), on a
+ * database of its own (a second in-memory PGlite, or a second schema), seeded by its own fixtures.
+ */
+interface Baseline {
+  listen(kind: "pglite" | "postgres"): Promise<{ url: string; sessionId: string; apiKey: string; close: () => Promise<void> }>;
+}
+
+async function baselineStack(): Promise<Baseline | undefined> {
   const dir = process.env.BENCH_BASELINE;
   if (!dir) return undefined;
-  const mod = (await import(pathToFileURL(path.resolve(dir, "api/app.ts")).href)) as { createApp: CreateApp };
-  return mod.createApp;
+  const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as T;
+  const { createApp: baseCreateApp } = await load<{ createApp: CreateApp }>("api/app.ts");
+  const database = await load<{ openDatabase: typeof openDatabase; migrateToLatest: typeof migrateToLatest }>("db/database.ts");
+  const fixtures = await load<{ seedAccount: typeof seedAccount }>("test/support/fixtures.ts");
+  const registry = await load<{ registerSession: typeof registerSession }>("core/registry/registry.ts");
+  return {
+    async listen(kind) {
+      const { d, cleanup } = await openTarget(kind, database);
+      const a = await fixtures.seedAccount(d.db);
+      const sessionId = `bench-${randomBytes(6).toString("hex")}`;
+      await registry.registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
+      const srv = await listen(baseCreateApp({ db: d.db, clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
+      return {
+        url: srv.url,
+        sessionId,
+        apiKey: a.apiKey,
+        close: async () => {
+          await srv.close();
+          await cleanup();
+        },
+      };
+    },
+  };
 }
 
 export async function benchIdentity(): Promise<IdentityBenchRow[]> {
@@ -123,7 +157,7 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
   const kinds: Array<"pglite" | "postgres"> = ["pglite"];
   if (process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL) kinds.push("postgres");
   else console.log("identity bench: PostgreSQL skipped (TEST_DATABASE_URL not set)");
-  const baseline = await baselineApp();
+  const baseline = await baselineStack();
   for (const kind of kinds) {
     const { d, cleanup } = await openTarget(kind);
     try {
@@ -133,7 +167,7 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
       const app = createApp({ db: d.db, clock: systemClock, config: loadConfig({}), logger: silentLogger() });
       mountBare(app, d.db);
       const srv = await listen(app);
-      const base = baseline ? await listen(baseline({ db: d.db, clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext)) : undefined;
+      const base = baseline ? await baseline.listen(kind) : undefined;
       try {
         const auth = { authorization: `Bearer ${a.apiKey}` };
         const bound = { ...auth, "x-codesynapse-session": sessionId, "x-codesynapse-parent-session": sessionId };
@@ -142,7 +176,10 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
           ["meRps", `${srv.url}/api/v1/me`, auth],
           ["identityRps", `${srv.url}/api/v1/execution/identity`, bound],
         ];
-        if (base) targets.push(["baselineIdentityRps", `${base.url}/api/v1/execution/identity`, bound]);
+        if (base) {
+          const headers = { authorization: `Bearer ${base.apiKey}`, "x-codesynapse-session": base.sessionId, "x-codesynapse-parent-session": base.sessionId };
+          targets.push(["baselineIdentityRps", `${base.url}/api/v1/execution/identity`, headers]);
+        }
         for (const [, url, headers] of targets) await hit(url, headers); // warm-up (JIT, prepared statements, pool)
         const sums = new Map<string, number>();
         for (let round = 0; round < ROUNDS; round++) {
