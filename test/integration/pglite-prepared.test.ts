@@ -6,10 +6,11 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticate } from "../../core/auth/authenticate";
+import { authenticate, authenticateFor } from "../../core/auth/authenticate";
 import { apiKeyPrefix, revokeApiKey } from "../../core/accounts/api-keys";
 import { systemClock } from "../../core/clock";
 import { PREPARE } from "../../core/prepare";
+import { registerSession } from "../../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../../db/database";
 import { seedAccount } from "../support/fixtures";
 
@@ -77,5 +78,17 @@ describe("named prepared statements on PGlite", () => {
       }),
     ).rejects.toThrow("roll back");
     expect(await count(d.db, "b")).toBe(1);
+  });
+
+  it("authorize()'s read runs on a plan made once: after PostgreSQL's five trial plans, no call plans it again", async () => {
+    const a = await seedAccount(d.db);
+    const session = `plan-${a.userId.slice(0, 8)}`;
+    await registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, session);
+    const plans = async () =>
+      (await sql<{ generic: number; custom: number }>`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like ${"%with q(%session_bindings b%"} and statement not like ${"%$2::text, $3::text%"}`.execute(d.db)).rows;
+    for (let i = 0; i < 20; i++) await authenticateFor(d.db, systemClock, { bearer: a.apiKey }, session);
+    const [p] = await plans();
+    expect(p!.custom).toBeLessThanOrEqual(5);
+    expect(p!.generic).toBeGreaterThanOrEqual(15);
   });
 });
