@@ -7,8 +7,10 @@
  * read it was about 70% of the statement (5 ms of 17 ms, measured in-process). Here a marked
  * statement is parsed once per database under a name derived from its text, and later calls
  * only bind and execute it — the extended-protocol sequence PGlite's own `query()` runs
- * (parse, describe, bind, describe portal, execute, sync), minus the parse after the first time,
- * and sent to the backend in one call instead of one call per message.
+ * (parse, describe, bind, describe portal, execute, sync), minus the parse and both describes
+ * after the first time (the columns described once are kept with the name: the result of
+ * authorize()'s 30-column read was described and decoded again on every call), and sent to the
+ * backend in one call instead of one call per message.
  *
  * State: the names parsed on this PGlite instance and their parameter types. A name is recorded
  * only once its Parse and Describe succeeded; prepared statements are not transactional, so a
@@ -28,6 +30,13 @@ export function preparedName(text: string): string {
   return `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
 }
 
+/** A parsed statement: its name, its parameter types and its columns (none: a statement without rows). */
+interface Statement {
+  name: string;
+  types: number[];
+  row: BackendMessages[number] | undefined;
+}
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -41,16 +50,17 @@ function concat(parts: Uint8Array[]): Uint8Array {
 /** A `query(text, params)` for `pglite` that runs each text as a named prepared statement. */
 export function preparedQuery(pglite: PGlite): (text: string, params?: unknown[], inTransaction?: boolean) => Promise<Results> {
   /** By text: its name and parameter types, once parsed on this instance. */
-  const prepared = new Map<string, { name: string; types: number[] }>();
+  const prepared = new Map<string, Statement>();
   const opts = { syncToFs: false };
   const send = (message: Uint8Array): Promise<BackendMessages> => pglite.execProtocolStream(message, opts);
   const { serialize } = protocol;
-  const prepare = async (text: string): Promise<{ name: string; types: number[] }> => {
+  const prepare = async (text: string): Promise<Statement> => {
     const name = preparedName(text);
     try {
       await send(serialize.parse({ name, text }));
-      const types = parse.parseDescribeStatementResults(await send(serialize.describe({ type: "S", name })));
-      const statement = { name, types };
+      const described = await send(serialize.describe({ type: "S", name }));
+      const types = parse.parseDescribeStatementResults(described);
+      const statement: Statement = { name, types, row: described.find((m) => m.name === "rowDescription") };
       prepared.set(text, statement);
       return statement;
     } finally {
@@ -59,17 +69,18 @@ export function preparedQuery(pglite: PGlite): (text: string, params?: unknown[]
   };
   const run = (text: string, params: unknown[]) =>
     pglite._runExclusiveQuery(async () => {
-      const { name, types } = prepared.get(text) ?? (await prepare(text));
+      const { name, types, row } = prepared.get(text) ?? (await prepare(text));
       const values = params.map((v, i) => {
         if (v === null || v === undefined) return null;
         const write = pglite.serializers[types[i]!];
         return write ? write(v) : String(v);
       });
-      // Bind, describe, execute and sync in one call: on an error the server skips to the Sync,
-      // so the session is ready again (an open transaction is then aborted, as with query()).
-      const messages = await send(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]));
+      // Bind, execute and sync in one call: on an error the server skips to the Sync, so the
+      // session is ready again (an open transaction is then aborted, as with query()). The
+      // columns are the statement's, described once when it was parsed (text format, as bound).
+      const messages = await send(concat([serialize.bind({ statement: name, values }), serialize.execute({}), serialize.sync()]));
       await pglite.syncToFs();
-      return parse.parseResults(messages, pglite.parsers)[0]!;
+      return parse.parseResults(row ? [row, ...messages] : messages, pglite.parsers)[0]!;
     });
   return async (text, params = [], inTransaction = false) => {
     await pglite._checkReady();
