@@ -7,7 +7,10 @@
  * - a bare route: the app's whole middleware chain (request log, metrics, path
  *   guard, CSRF, JSON), then ONE primary-key read of the same registry row
  *   (session_bindings by session_id) and a JSON answer — no authentication, no
- *   rules. Mounted for the bench only, at the position of the catalog routes.
+ *   rules. Mounted for the bench only, at the position of the catalog routes;
+ *   and the same bare read as a named prepared statement (`${PREPARE}`, as
+ *   authorize()'s read is), the stricter reference on PGlite, where an
+ *   unprepared statement is parsed and planned in this thread on every call.
  *
  * The three routes are measured in alternating rounds (BENCH_ROUNDS, default 3),
  * each BENCH_SECONDS long, so a noisy neighbour hits all of them alike; the
@@ -23,7 +26,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import { createApp } from "../api/app";
+import { PREPARE } from "../core/prepare";
 import { systemClock } from "../core/clock";
 import { loadConfig } from "../core/config";
 import { silentLogger } from "../core/log";
@@ -38,6 +43,7 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 const BARE_PATH = "/api/v1/bench/bare-binding";
+const BARE_PREPARED_PATH = "/api/v1/bench/bare-binding-prepared";
 
 async function hit(url: string, headers: Record<string, string>): Promise<number> {
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 });
@@ -76,6 +82,8 @@ async function openTarget(
 export interface IdentityBenchRow {
   store: string;
   bareRps: number;
+  /** The bare route's read as a named prepared statement (as authorize()'s read is): the stricter reference. */
+  barePreparedRps: number;
   meRps: number;
   identityRps: number;
   /** identity ÷ bare: the target is >= 0.9. */
@@ -97,6 +105,16 @@ function mountBare(app: Express, db: Db): void {
       .where("session_id", "=", typeof id === "string" ? id : "")
       .executeTakeFirst()
       .then((b) => {
+        if (!b) return void res.status(404).end();
+        res.json({ tenant_id: b.org_id, subject_id: b.user_id, session_id: b.session_id, parent_session_id: b.session_id, expires_at: b.expires_at.toISOString() });
+      })
+      .catch(next);
+  });
+  bare.get(BARE_PREPARED_PATH, (req, res, next) => {
+    const id = req.headers["x-codesynapse-session"];
+    sql<{ org_id: string; user_id: string; session_id: string; expires_at: Date }>`${PREPARE} select org_id, user_id, session_id, expires_at from session_bindings where session_id = ${typeof id === "string" ? id : ""}`
+      .execute(db)
+      .then(({ rows: [b] }) => {
         if (!b) return void res.status(404).end();
         res.json({ tenant_id: b.org_id, subject_id: b.user_id, session_id: b.session_id, parent_session_id: b.session_id, expires_at: b.expires_at.toISOString() });
       })
@@ -173,6 +191,7 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
         const bound = { ...auth, "x-codesynapse-session": sessionId, "x-codesynapse-parent-session": sessionId };
         const targets: Array<[keyof IdentityBenchRow, string, Record<string, string>]> = [
           ["bareRps", `${srv.url}${BARE_PATH}`, { "x-codesynapse-session": sessionId }],
+          ["barePreparedRps", `${srv.url}${BARE_PREPARED_PATH}`, { "x-codesynapse-session": sessionId }],
           ["meRps", `${srv.url}/api/v1/me`, auth],
           ["identityRps", `${srv.url}/api/v1/execution/identity`, bound],
         ];
@@ -186,7 +205,7 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
           for (const [name, url, headers] of targets) sums.set(name, (sums.get(name) ?? 0) + (await hit(url, headers)));
         }
         const mean = (name: string) => (sums.get(name) ?? 0) / ROUNDS;
-        const row: IdentityBenchRow = { store: kind, bareRps: mean("bareRps"), meRps: mean("meRps"), identityRps: mean("identityRps"), ratio: mean("identityRps") / mean("bareRps") };
+        const row: IdentityBenchRow = { store: kind, bareRps: mean("bareRps"), barePreparedRps: mean("barePreparedRps"), meRps: mean("meRps"), identityRps: mean("identityRps"), ratio: mean("identityRps") / mean("bareRps") };
         if (base) row.baselineIdentityRps = mean("baselineIdentityRps");
         rows.push(row);
       } finally {
@@ -203,9 +222,9 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
 export function printIdentity(rows: IdentityBenchRow[]): void {
   console.log(`\n## identity resolution (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S}s each, mean req/s)`);
   const withBase = rows.some((r) => r.baselineIdentityRps !== undefined);
-  console.log(`store     | bare PK read | GET /me | GET /execution/identity | identity ÷ bare (target >= 0.90) | identity ÷ /me${withBase ? " | baseline identity | this ÷ baseline" : ""}`);
+  console.log(`store     | bare PK read | bare, prepared | GET /me | GET /execution/identity | identity ÷ bare (target >= 0.90) | identity ÷ bare prepared | identity ÷ /me${withBase ? " | baseline identity | this ÷ baseline" : ""}`);
   for (const r of rows) {
-    let line = `${r.store.padEnd(9)} | ${r.bareRps.toFixed(0).padStart(12)} | ${r.meRps.toFixed(0).padStart(7)} | ${r.identityRps.toFixed(0).padStart(23)} | ${r.ratio.toFixed(2).padStart(32)} | ${(r.identityRps / r.meRps).toFixed(2).padStart(14)}`;
+    let line = `${r.store.padEnd(9)} | ${r.bareRps.toFixed(0).padStart(12)} | ${r.barePreparedRps.toFixed(0).padStart(14)} | ${r.meRps.toFixed(0).padStart(7)} | ${r.identityRps.toFixed(0).padStart(23)} | ${r.ratio.toFixed(2).padStart(32)} | ${(r.identityRps / r.barePreparedRps).toFixed(2).padStart(23)} | ${(r.identityRps / r.meRps).toFixed(2).padStart(14)}`;
     if (r.baselineIdentityRps !== undefined) line += ` | ${r.baselineIdentityRps.toFixed(0).padStart(17)} | ${(r.identityRps / r.baselineIdentityRps).toFixed(2).padStart(15)}`;
     console.log(line);
   }

@@ -9,7 +9,8 @@
  *
  * Per operation and in total: requests/s, p50, p99 and the non-2xx count, over MEASURE seconds
  * after WARMUP seconds. The servers log at info to /dev/null (the request log's cost is counted);
- * EMBEDDER=hash (no model load); every check stays on.
+ * EMBEDDER=hash (no model load); job dispatch on PostgreSQL (no REDIS_URL: the service variables
+ * of the bench's own environment are not passed on); every check stays on.
  *
  * BENCH_BASELINE=<checkout> (with its node_modules) measures that checkout's servers too, with
  * the same load, the same seeded rows and a fresh database of its own; the runs alternate
@@ -146,13 +147,20 @@ async function succeededJobs(t: Target): Promise<number> {
   }
 }
 
+/** This environment without the service variables (test/services' .env.services): the bench sets the stores itself. */
+function serverEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (/^(DATABASE_URL|TEST_DATABASE_URL|REDIS_|NEO4J_|MILVUS_|HUGEGRAPH_|PROMTOOL|MEMORY_STORE|VECTOR_INDEX|OTEL_)/.test(k)) delete env[k];
+  return env;
+}
+
 /** BENCH_MIXED_PROF_DIR: the API process (serve, or start) writes a V8 CPU profile there when it stops. */
 function launch(checkout: string, args: string[], env: Record<string, string>, profile = false): ChildProcess {
   const dir = process.env.BENCH_MIXED_PROF_DIR;
   const prof = profile && dir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(dir)}`] : [];
   const child = spawn(process.execPath, [...prof, path.join(checkout, "bin", "codesynapse.js"), ...args], {
     cwd: checkout,
-    env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", ...env },
+    env: { ...serverEnv(), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   return child;
