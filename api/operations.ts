@@ -71,14 +71,14 @@ function fromQuery(fields: z.ZodObject, query: Request["query"]): Record<string,
 }
 
 /** The route's input: the query or body fields under their input names, path parameters, headers, fixed fields. */
-function inputOf(b: HttpBinding, sent: Record<string, unknown>, req: Request): Record<string, unknown> {
+function inputOf(b: HttpBinding, params: ReadonlyArray<{ wire: string; field: string }>, sent: Record<string, unknown>, req: Request): Record<string, unknown> {
   const input: Record<string, unknown> = { ...sent };
   for (const [field, wire] of Object.entries(b.rename ?? {})) {
     if (!(wire in sent)) continue;
     input[field] = sent[wire];
     delete input[wire];
   }
-  for (const p of pathFields(b)) input[p.field] = req.params[p.wire];
+  for (const p of params) input[p.field] = req.params[p.wire];
   for (const [field, header] of Object.entries(b.fromHeaders ?? {})) if (req.headers[header] !== undefined) input[field] = req.headers[header];
   for (const [field, cookie] of Object.entries(b.fromCookies ?? {})) {
     // As sent (a value that does not percent-decode is still a value the schema judges, not "none").
@@ -230,6 +230,7 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
     const schema = inputSchemaOf(op);
     for (const b of op.http ?? []) {
       const fields = clientFields(op, b);
+      const params = pathFields(b);
       const raw = b.raw ? RAW_BODIES[b.raw] : undefined;
       // A raw body is refused for its type (or the route being off) before the repository check and before it is read.
       const gate: RequestHandler[] = raw
@@ -249,7 +250,7 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
           const sent = raw ? {} : b.method === "get" ? fromQuery(fields, req.query) : req.body === undefined ? {} : req.body;
           if (sent === null) parseWith(fields, [], "(body)");
           parseWith(fields, sent, b.method === "get" ? "(query)" : "(body)");
-          const input = parseWith(schema, inputOf(b, sent as Record<string, unknown>, req)) as Record<string, unknown>;
+          const input = parseWith(schema, inputOf(b, params, sent as Record<string, unknown>, req)) as Record<string, unknown>;
           if (authOf(op) !== "execution") {
             reply(ctx, res, op, b, await runControl(ctx, op, input, req, res));
             return;

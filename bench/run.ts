@@ -5,13 +5,15 @@
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
  * BENCH_ONLY=identity,recall,recall-quality,stores,jobs,fairness,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
- * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default), only those
- * run; these three are never part of the default set (they take minutes).
+ * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default, or `mixed`: the
+ * mixed runtime workload against `serve` and workers), only those run; these four are never part of the
+ * default set (they take minutes).
  */
 import { benchFairness, printFairness } from "./fairness";
 import { benchIdentity, printIdentity } from "./identity";
 import { benchIngest, printIngest } from "./ingest";
 import { benchJobs, printJobs } from "./jobs";
+import { benchMixed, printMixed } from "./mixed";
 import { benchParseQuality, printParseQuality } from "./parse-quality";
 import { benchRecall, printRecall } from "./recall";
 import { benchRecallQuality, printRecallQuality } from "./recall-quality";
@@ -36,4 +38,5 @@ if (want("ingest")) printIngest(await benchIngest());
 if (only.includes("registry-scale")) await benchRegistryScale();
 if (only.includes("scale-curve")) await benchScaleCurve();
 if (only.includes("stall")) printStall(await benchStall());
+if (only.includes("mixed")) printMixed(await benchMixed());
 process.exit(process.exitCode ?? 0);

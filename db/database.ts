@@ -7,7 +7,6 @@
  * guarded by a pid lock file: a second process that tries to open it gets a
  * clear `data_dir_in_use` error instead of a corrupted database.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
@@ -19,6 +18,7 @@ import { giveTurn } from "../core/turn";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
+import { preparedName, preparedQuery } from "./pglite-prepared";
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import type { PGliteUpgrade } from "./pglite-upgrade";
 import type { Database } from "./schema";
@@ -45,7 +45,7 @@ function prepareMarked(client: pg.PoolClient): void {
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const [text, values] = args;
     if (args.length === 2 && typeof text === "string" && Array.isArray(values) && text.includes(PREPARE_MARK)) {
-      return query({ name: `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`, text, values });
+      return query({ name: preparedName(text), text, values });
     }
     return query(...args);
   };
@@ -117,16 +117,21 @@ export function redactUrl(url: string): string {
  * statement once TURN_MS of work went by without one (core/turn.ts), so a long transaction (an
  * ingest's persist, an embedding batch, a cleanup sweep) never holds every request. Kysely's
  * PGlite driver sends statements through `query` and, inside a transaction, through the
- * transaction object PGlite hands its callback: both are wrapped.
+ * transaction object PGlite hands its callback: both are wrapped. Statements marked
+ * PREPARE_MARK run as named prepared statements, planned once (db/pglite-prepared.ts); inside a
+ * transaction without taking the transaction lock the transaction already holds.
  */
 function withTurns(pglite: PGlite): PGlite {
+  const prepared = preparedQuery(pglite);
   const turnFirst = <T extends { query: PGlite["query"] }>(target: T): T =>
     new Proxy(target, {
       get(t, prop) {
         if (prop === "query") {
+          const inTransaction = t !== (pglite as unknown);
           return async (...args: Parameters<PGlite["query"]>) => {
             await giveTurn();
-            return t.query(...args);
+            const [text, params] = args;
+            return text.includes(PREPARE_MARK) ? prepared(text, params, inTransaction) : t.query(...args);
           };
         }
         if (prop === "transaction" && t === (pglite as unknown)) {
