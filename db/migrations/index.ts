@@ -17,6 +17,7 @@ import * as jobFailures from "./20261203_0800_job_failures";
 import * as retainedUploads from "./20261203_0810_retained_uploads";
 import * as jobFairShare from "./20261203_0850_job_fair_share";
 import * as sessionErasureReceipts from "./20261203_0950_session_erasure_receipts";
+import * as graphGenerations from "./20261203_1000_graph_generations";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_0810_retained_uploads": retainedUploads,
   "20261203_0850_job_fair_share": jobFairShare,
   "20261203_0950_session_erasure_receipts": sessionErasureReceipts,
+  "20261203_1000_graph_generations": graphGenerations,
 };
