@@ -182,8 +182,8 @@ export async function sourceEdgeIds(db: Db, repoId: string, source: string): Pro
 }
 
 /**
- * The fenced finish's part (inside the job's finish transaction, which already holds the job row
- * under `fence`): marks `gen` published — if it is still this attempt's — and removes the `gone`
+ * The fenced finish's part, after the job's fenced finishJob in the same transaction: marks `gen`
+ * published — if it is still this attempt's and its job row is now `succeeded` — and removes the `gone`
  * edges of `source` and the nodes of `orphanTypePrefix` they leave without an edge. False: the
  * generation is no longer this attempt's (nothing was written).
  */
@@ -205,6 +205,8 @@ export async function publishGeneration(
     .where("job_id", "=", fence.jobId)
     .where("lease_token", "=", fence.token)
     .where("published_at", "is", null)
+    // The job row was finished by this transaction's fenced finish (which locks it): a writer whose finish failed publishes nothing.
+    .where(({ exists, selectFrom }) => exists(selectFrom("jobs as j").select("j.id").where("j.id", "=", fence.jobId).where("j.status", "=", "succeeded")))
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) return { published: false, edges: 0, nodes: 0 };
   let edges = 0;
