@@ -34,9 +34,9 @@ import type { Db, Tx } from "../../schema";
 /**
  * Rows per statement and per compaction batch. On PGlite each statement blocks the process's one
  * thread: an edge row costs two foreign-key checks and three index entries (a 100-row insert took
- * 200-600 ms on a loaded 2-core machine), so statements stay small.
+ * 200-600 ms on a loaded 2-core machine), so statements stay small (50 rows).
  */
-export const STAGE_ROWS_PER_STATEMENT = 25;
+export const STAGE_ROWS_PER_STATEMENT = 50;
 export const GEN_BATCH = 100;
 /** How long `open` waits between looks at a slot another live attempt holds. */
 const SLOT_WAIT_MS = 250;
@@ -96,6 +96,7 @@ async function finishSlot(db: Db, slot: SlotRow, batches: number): Promise<boole
   for (let i = 0; i < batches; i++) {
     const done = slot.published ? await compactBatch(db, slot.id, GEN_BATCH) : await discardBatch(db, slot.id, GEN_BATCH);
     if (done) {
+      stagedTotals.delete(slot.id);
       // Only the row that was looked at: a slot published meanwhile is compacted, never discarded.
       await db.deleteFrom("repo_graph_gens").where("id", "=", slot.id).where(slot.published ? sql<boolean>`published_at is not null` : sql<boolean>`published_at is null`).execute();
       return true;
@@ -140,6 +141,17 @@ export async function openGeneration(db: Db, repoId: string, fence: GenFence, st
 }
 
 /**
+ * Rows of the repository (visible and staged) per generation as this process last counted them
+ * plus what its stage steps added since: the size limits are checked against it without a count
+ * over the whole repository in every step (the publish counts once more).
+ */
+const stagedTotals = new Map<string, { nodes: number; edges: number }>();
+
+async function countRows(tx: Tx, table: "repo_nodes" | "repo_edges", repoId: string): Promise<number> {
+  return Number((await tx.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as("n")).where("repo_id", "=", repoId).executeTakeFirstOrThrow()).n);
+}
+
+/**
  * Stages what `triples` add to the repository graph under `gen`, in the caller's (fenced, short)
  * transaction; rows already there stay as they are. The size limits count every row of the
  * repository, staged ones included, as the plain write does.
@@ -150,23 +162,29 @@ export async function stageTriples(tx: Tx, repoId: string, gen: string, triples:
   for (const t of triples) for (const n of [t.subject, t.object]) if (!nodes.has(n.id)) nodes.set(n.id, n);
   const edges = new Map<string, DurableTriple>();
   for (const t of triples) if (!edges.has(t.fact_id)) edges.set(t.fact_id, t);
-  const count = async (table: "repo_nodes" | "repo_edges") =>
-    Number((await tx.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as("n")).where("repo_id", "=", repoId).executeTakeFirstOrThrow()).n);
+  let totals = stagedTotals.get(gen);
+  if (!totals) {
+    totals = { nodes: await countRows(tx, "repo_nodes", repoId), edges: await countRows(tx, "repo_edges", repoId) };
+    stagedTotals.set(gen, totals);
+  }
   const nodeRows = [...nodes.values()].map((n) => ({ repo_id: repoId, id: n.id, label: NODE_LABEL, name: n.name, name_key: nameKey(n.name), type: n.type, props: "{}", origin_session_id: origin.session_id, embedding_model: null, embedding: null, created_at: at, updated_at: at, gen }));
-  let added = 0;
+  let nodesAdded = 0;
   for (let i = 0; i < nodeRows.length; i += STAGE_ROWS_PER_STATEMENT) {
     const r = await tx.insertInto("repo_nodes").values(nodeRows.slice(i, i + STAGE_ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).executeTakeFirst();
-    added += Number(r.numInsertedOrUpdatedRows ?? 0);
+    nodesAdded += Number(r.numInsertedOrUpdatedRows ?? 0);
   }
-  if (added > 0 && (await count("repo_nodes")) > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
+  if (totals.nodes + nodesAdded > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
   const props = (e: DurableTriple) => JSON.stringify(e.source ? { source: e.source } : {});
   const edgeRows = [...edges.values()].map((e) => ({ repo_id: repoId, id: e.fact_id, label: FACT_LABEL, src: e.subject.id, predicate: e.predicate, dst: e.object.id, props: props(e), origin_session_id: origin.session_id, created_at: at, gen }));
-  added = 0;
+  let added = 0;
   for (let i = 0; i < edgeRows.length; i += STAGE_ROWS_PER_STATEMENT) {
     const r = await tx.insertInto("repo_edges").values(edgeRows.slice(i, i + STAGE_ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).executeTakeFirst();
     added += Number(r.numInsertedOrUpdatedRows ?? 0);
   }
-  if (added > 0 && (await count("repo_edges")) > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+  if (totals.edges + added > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
+  // A step whose commit then fails counts twice when retried: the check errs on the safe side.
+  totals.nodes += nodesAdded;
+  totals.edges += added;
 }
 
 /** The ids of the visible edges written with `source` (what a re-ingest may prune). */
@@ -209,6 +227,10 @@ export async function publishGeneration(
     .where(({ exists, selectFrom }) => exists(selectFrom("jobs as j").select("j.id").where("j.id", "=", fence.jobId).where("j.status", "=", "succeeded")))
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) return { published: false, edges: 0, nodes: 0 };
+  stagedTotals.delete(gen);
+  // The limits once more over what is now visible (plain writes may have landed between the steps).
+  if ((await countRows(tx, "repo_nodes", repoId)) > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
+  if ((await countRows(tx, "repo_edges", repoId)) > MAX_REPO_FACTS) throw limitError("repo_facts", MAX_REPO_FACTS);
   let edges = 0;
   const touched = new Set<string>();
   for (let i = 0; i < prune.gone.length; i += GEN_BATCH) {
