@@ -21,6 +21,7 @@ import type { DurableTriple, GraphStaging, RepositoryMemoryStore } from "../../c
 import type { MemoryServices } from "../../core/memory/services";
 import { inTransaction } from "../../core/transaction";
 import type { Db, Tx } from "../../db/schema";
+import { sweepGenerations } from "../../db/graph/postgres/generations";
 import { buildMemoryServices } from "../../main/memory";
 import { finishJob } from "../../queues/sql/finishJob";
 import { submitJob, type JobQueue } from "../../queues/submit";
@@ -167,6 +168,32 @@ await describeEachDatabase("staged ingest writes", (t) => {
     expect(await staging.compact(genB)).toBe(true);
     expect(await tagged(db, genB)).toBe(0);
     expect((await store.searchNodes(repoId, ["freshonly"], 10)).map((n) => n.name)).toEqual(["freshOnly"]);
+  }, 120_000);
+
+  it("the cleanup sweep deletes the staged rows of an attempt that ended without publishing, and leaves a live attempt's alone", async () => {
+    const db = t().db;
+    const staging = memory.repository.store.staging as GraphStaging;
+    const attempt = async (token: string) => {
+      const e = await seedExecution(db, systemClock);
+      const row = await enqueueFor(db, systemClock, e, { kind: INGEST_KIND, pool: "ingest", params: { path: root } });
+      await db.updateTable("jobs").set({ status: "running", lease_token: token, lease_expires_at: new Date(Date.now() + 60_000) }).where("id", "=", row.id).execute();
+      const fence: JobFence = { jobId: row.id, token };
+      const step = <T>(fn: (tx: Tx) => Promise<T>) => fencedStep(db, fence, fn);
+      const gen = await staging.open(e.account.repoId, fence, step, () => new Date());
+      // More rows than one sweep batch, so the sweep must go on until none is left.
+      const names = Array.from({ length: 30 }, (_, i) => `swept${i}`);
+      await step((tx) => staging.stage(tx, e.account.repoId, gen, triplesFor(e.account.repoId, names), { session_id: e.identity.session_id }, Date.now()));
+      return { row, gen };
+    };
+    const crashed = await attempt("token-crashed");
+    const live = await attempt("token-live");
+    // The first attempt's job ends (it crashed and ran out of attempts); nobody ingests that repository again.
+    await db.updateTable("jobs").set({ status: "failed", lease_token: null, lease_expires_at: null }).where("id", "=", crashed.row.id).execute();
+    for (let i = 0; i < 20 && (await sweepGenerations(db, 10)).done === false; i++);
+    expect(await tagged(db, crashed.gen)).toBe(0);
+    expect(await db.selectFrom("repo_graph_gens").select("id").where("id", "=", crashed.gen).execute()).toEqual([]);
+    expect(await tagged(db, live.gen)).toBeGreaterThan(30);
+    expect((await db.selectFrom("repo_graph_gens").select("id").where("id", "=", live.gen).execute()).length).toBe(1);
   }, 120_000);
 
   it("a plain write of a staged row makes it visible whatever becomes of the generation", async () => {
