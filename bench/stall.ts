@@ -8,17 +8,25 @@
  *
  * The project: BENCH_STALL_DIR, else lodash as npm installed it (1,000+ CommonJS files). Run alone:
  * `npx tsx bench/stall.ts`, or `BENCH_ONLY=stall npm run bench`.
+ *
+ * Before/after in one run: `BENCH_STALL_BASELINE=<git revision> npx tsx bench/stall.ts` unpacks that
+ * revision's tree (git archive; this checkout's node_modules linked in) and measures it and this
+ * tree alternately, BENCH_STALL_ROUNDS rounds (default 1) of each, each in a fresh child process
+ * running this file's prober against that tree's platform (BENCH_STALL_ROOT), then prints both and
+ * the ratios. BENCH_STALL_CPU_PROF=<dir> writes a --cpu-prof profile of each child there.
  */
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, symlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { loadConfig } from "../core/config";
-import { silentLogger } from "../core/log";
-import { startPlatform } from "../main/runtime";
-import { seedAccount } from "../test/support/fixtures";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** This checkout. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const PROBE_MS = Number(process.env.BENCH_STALL_PROBE_MS ?? 50);
 
@@ -50,7 +58,20 @@ function row(what: string, samples: number[]): StallRow {
   return { what, n: s.length, p50_ms: +pct(s, 50).toFixed(1), p99_ms: +pct(s, 99).toFixed(1), max_ms: +(s.at(-1) ?? 0).toFixed(1) };
 }
 
-export async function benchStall(): Promise<StallResult> {
+/** The platform of the tree at `root` (this checkout, or a baseline's unpacked tree). */
+async function platformOf(root: string) {
+  const load = (p: string) => import(pathToFileURL(path.join(root, p)).href);
+  const [{ loadConfig }, { silentLogger }, { startPlatform }, { seedAccount }] = await Promise.all([
+    load("core/config.ts") as Promise<typeof import("../core/config")>,
+    load("core/log.ts") as Promise<typeof import("../core/log")>,
+    load("main/runtime.ts") as Promise<typeof import("../main/runtime")>,
+    load("test/support/fixtures.ts") as Promise<typeof import("../test/support/fixtures")>,
+  ]);
+  return { loadConfig, silentLogger, startPlatform, seedAccount };
+}
+
+export async function benchStall(root = process.env.BENCH_STALL_ROOT ?? ROOT): Promise<StallResult> {
+  const { loadConfig, silentLogger, startPlatform, seedAccount } = await platformOf(root);
   const project = stallDir();
   const dataDir = await mkdtemp(path.join(tmpdir(), "cs-stall-"));
   const config = loadConfig({
@@ -127,12 +148,65 @@ export async function benchStall(): Promise<StallResult> {
   }
 }
 
+/** One measurement in a fresh child process against the tree at `root`. */
+function childRun(root: string, label: string): Promise<StallResult> {
+  const prof = process.env.BENCH_STALL_CPU_PROF;
+  const args = [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`, `--cpu-prof-name=stall-${label}-${Date.now()}.cpuprofile`] : []), "--import", "tsx", fileURLToPath(import.meta.url)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, BENCH_STALL_BASELINE: "", BENCH_STALL_ROOT: root, BENCH_STALL_JSON: "1" }, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += String(d)));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const line = out.trim().split("\n").at(-1) ?? "";
+      if (code !== 0 || !line.startsWith("{")) reject(new Error(`the ${label} run ended ${code}`));
+      else resolve(JSON.parse(line) as StallResult);
+    });
+  });
+}
+
+/** The baseline revision and this tree, alternately, `rounds` each; prints every run and the ratios (this ÷ baseline) of the medians' rows. */
+export async function benchStallBaseline(rev: string, rounds: number): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "cs-stall-base-"));
+  execFileSync("sh", ["-c", `git -C "${ROOT}" archive "${rev}" | tar -x -C "${dir}"`]);
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  const short = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", rev], { encoding: "utf8" }).trim();
+  const head = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  const runs: Array<{ label: string; r: StallResult }> = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      runs.push({ label: `baseline ${short}`, r: await childRun(dir, "baseline") });
+      runs.push({ label: `this tree (${head}+)`, r: await childRun(ROOT, "current") });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  for (const { label, r } of runs) {
+    console.log(`\n### ${label}`);
+    printStall(r);
+  }
+  const last = (label: string) => runs.filter((x) => x.label.startsWith(label)).at(-1)!.r;
+  const base = last("baseline");
+  const cur = last("this tree");
+  console.log(`\n## this tree ÷ baseline ${short} (last round; lower is better)`);
+  console.table(
+    cur.rows.map((c, i) => {
+      const b = base.rows[i]!;
+      const q = (x: number, y: number) => (y > 0 ? +(x / y).toFixed(2) : null);
+      return { what: c.what, p50: q(c.p50_ms, b.p50_ms), p99: q(c.p99_ms, b.p99_ms), max: q(c.max_ms, b.max_ms) };
+    }),
+  );
+  console.log(`ingest: baseline ${base.ingest_ms} ms, this tree ${cur.ingest_ms} ms`);
+}
+
 export function printStall(r: StallResult): void {
   console.log(`\n## requests during a first ingest on the embedded default (PGlite data directory; ${r.files} files of ${r.project}; ingest ${r.ingest_ms} ms; ${r.failed} probe requests failed; target p99 < 250 ms, max < 1000 ms)`);
   console.table(r.rows);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printStall(await benchStall());
+  if (process.env.BENCH_STALL_BASELINE) await benchStallBaseline(process.env.BENCH_STALL_BASELINE, Number(process.env.BENCH_STALL_ROUNDS ?? 1));
+  else if (process.env.BENCH_STALL_JSON) console.log(JSON.stringify(await benchStall()));
+  else printStall(await benchStall());
   process.exit(0);
 }

@@ -87,6 +87,8 @@ export interface RepoNodesTable {
   embedding: number[] | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+  /** The staged generation that wrote it, until compaction (null = visible; db/graph/postgres/generations.ts). */
+  gen: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RepoEdgesTable {
@@ -99,6 +101,17 @@ export interface RepoEdgesTable {
   props: Json<Record<string, unknown>>;
   origin_session_id: string | null;
   created_at: CreatedAt;
+  gen: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A staged ingest's generation (migration 20261203_1000_graph_generations; db/graph/postgres/generations.ts). */
+export interface RepoGraphGensTable {
+  id: string;
+  repo_id: string;
+  job_id: string;
+  lease_token: string;
+  created_at: Timestamp;
+  published_at: Timestamp | null;
 }
 
 /** The per-file parse cache of incremental ingest (migration 20261203_0600_code_intel). */
@@ -111,6 +124,7 @@ export interface RepoIngestFilesTable {
   parser: string;
   parsed: ColumnType<unknown, string | null, string | null>;
   updated_at: Timestamp;
+  gen: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MemoryTables {
@@ -124,4 +138,5 @@ export interface MemoryTables {
   repo_nodes: RepoNodesTable;
   repo_edges: RepoEdgesTable;
   repo_ingest_files: RepoIngestFilesTable;
+  repo_graph_gens: RepoGraphGensTable;
 }

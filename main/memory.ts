@@ -48,6 +48,7 @@ const NEO4J_SESSION_STORE: MethodNames<SessionMemoryStore> = {
 };
 const NEO4J_REPOSITORY_STORE: MethodNames<RepositoryMemoryStore> = {
   inTransaction: false,
+  staging: false,
   nearestEmbeddings: false,
   upsertFacts: true,
   searchNodes: true,

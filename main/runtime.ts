@@ -18,6 +18,7 @@ import type { AppContext } from "../api/context";
 import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
+import { sweepGenerations } from "../db/graph/postgres/generations";
 import { jobQuotesCleaner } from "../queues/memory-erasure";
 import { JobMetrics } from "../queues/metrics";
 import { Gauge, type Registry } from "prom-client";
@@ -77,7 +78,9 @@ export async function startPlatform(
   cleaners.register(uploadsCleaner(database.db));
   cleaners.register(idempotencyCleaner(database.db));
   cleaners.register(jobQuotesCleaner(database.db, clock));
-  const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
+  // A staged ingest that crashed or lost its lease and was never retried: its rows go with the sweep.
+  const tidy = ctx.memory?.repository.store.staging ? (limit: number) => sweepGenerations(database.db, limit) : undefined;
+  const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, tidy ? { tidy } : {}));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue, gates })) registry.register(h);

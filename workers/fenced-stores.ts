@@ -13,10 +13,18 @@
  *   writes are idempotent by content (node and fact ids are content hashes), so
  *   a persist that is retried, or one whose commit failed after its writes,
  *   writes the same records again and nothing else.
+ *
+ * `fencedStep` is for writes a job makes before its finish that stay invisible until the finish
+ * publishes them (an ingest's staged graph, db/graph/postgres/generations.ts): each runs in a short
+ * transaction of its own that first locks the job row under its lease token, so a worker that lost
+ * its lease stages nothing more, and the short transactions let other statements run in between.
  */
 import { sql } from "kysely";
+import { AppError } from "../core/errors";
+import { inTransaction } from "../core/transaction";
+import { holdJob } from "../queues/sql/holdJob";
 import type { RepositoryMemoryStore } from "../core/memory/repository-store";
-import type { Tx } from "../db/schema";
+import type { Db, Tx } from "../db/schema";
 import type { PersistStores } from "./handler";
 
 const REPOSITORY_WRITES = ["upsertFacts", "setEmbeddings", "pruneSource"] as const satisfies ReadonlyArray<keyof RepositoryMemoryStore>;
@@ -43,4 +51,18 @@ function fencedRepository(store: RepositoryMemoryStore, tx: Tx): RepositoryMemor
 
 export function fencedStores(stores: PersistStores, tx: Tx): PersistStores {
   return stores.repository ? { repository: fencedRepository(stores.repository, tx) } : {};
+}
+
+/** The job attempt a fenced step writes for: its id and lease token. */
+export interface JobFence {
+  jobId: string;
+  token: string;
+}
+
+/** Runs `fn` in a short transaction that holds the job row under its lease token, or fails (`conflict`) without running it. */
+export function fencedStep<T>(db: Db, fence: JobFence, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction(db, async (tx) => {
+    if (!(await holdJob(tx, { id: fence.jobId, token: fence.token }))) throw new AppError("conflict", { message: "This job's lease was lost; its staged writes stop here." });
+    return fn(tx);
+  });
 }

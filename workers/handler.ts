@@ -67,6 +67,8 @@ export interface JobOutcome {
   result?: unknown;
   /** Runs in the fenced transaction; what it returns, if anything, replaces `result` (a count only the writes know). */
   persist?: (tx: Tx, stores: PersistStores) => Promise<{ result: unknown } | void>;
+  /** Runs once `persist` has committed (tidying that needs no fence, e.g. compacting a published staged graph); a failure is logged, not the job's. */
+  afterCommit?: () => Promise<void>;
 }
 
 export interface JobHandler<P = any> extends JobKind<P> {

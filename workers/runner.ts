@@ -339,6 +339,7 @@ export class JobRunner {
               }),
             outcome,
           );
+          if (out?.afterCommit) await out.afterCommit().catch((err: unknown) => this.o.logger.warn({ code: "after_commit_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "tidying after a job's commit failed"));
         } else {
           // Nothing to write but the outcome: the same recheck, then the fenced finish — both
           // shared with the jobs finishing at the same moment (one authorizeMany, then one

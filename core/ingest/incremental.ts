@@ -7,13 +7,17 @@
  * (resolution of imports and calls needs them all), so a deleted file's nodes
  * and edges are pruned as before, and its cache row is removed.
  *
- * Reads happen in the job's `run`; writes only in its fenced `persist`: an
- * ingest that did not commit leaves the cache as it was.
+ * Reads happen in the job's `run`; writes are fenced: an ingest that did not
+ * commit leaves the cache as it was. On the relational store the rows of new
+ * paths are staged under the ingest's generation before its finish (invisible
+ * until it publishes: db/graph/postgres/generations.ts) and only the rows that
+ * replace or delete an existing path are written in the finish.
  *
  * Inputs: the walked files; the cache rows. Output: ParsedFile per file and
  * the counts the job reports (`files_parsed`, `files_unchanged`, `files_deleted`).
  */
 import { createHash } from "node:crypto";
+import { sql } from "kysely";
 import type { Db, Tx } from "../../db/schema";
 import { giveTurn } from "../turn";
 import type { ParsedFile } from "./parse";
@@ -43,7 +47,13 @@ const PROGRESS_EVERY_MS = 50;
 export const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export async function readParseCache(db: Db, repoId: string): Promise<Map<string, CacheRow>> {
-  const rows = await db.selectFrom("repo_ingest_files").select(["path", "sha256", "parser", "parsed"]).where("repo_id", "=", repoId).execute();
+  const rows = await db
+    .selectFrom("repo_ingest_files")
+    .select(["path", "sha256", "parser", "parsed"])
+    .where("repo_id", "=", repoId)
+    // Visible rows only: untagged, or staged by a published generation (db/graph/postgres/generations.ts visibleRow).
+    .where(sql<boolean>`(gen is null or gen in (select g.id from repo_graph_gens g where g.published_at is not null))`)
+    .execute();
   return new Map(rows.map((r) => [r.path, { sha256: r.sha256, parser: r.parser, parsed: (r.parsed as ParsedFile | null) ?? null }]));
 }
 
@@ -90,17 +100,29 @@ export async function parseChanged(
   return out;
 }
 
+const cacheRows = (repoId: string, upserts: IncrementalParse["upserts"], now: Date, gen: string | null) =>
+  upserts.map((u) => ({ repo_id: repoId, path: u.path, sha256: u.sha256, parser: SYNTAX_PARSER, parsed: JSON.stringify(u.parsed), updated_at: now, gen }));
+
+/**
+ * Staged half (inside the caller's short fenced step): the rows of `upserts` whose path has no
+ * row yet, tagged with the ingest's generation. Returns the paths that do have one (written by
+ * `writeParseCache` in the finish).
+ */
+export async function stageParseCache(tx: Tx, repoId: string, gen: string, upserts: IncrementalParse["upserts"], now: Date): Promise<string[]> {
+  const taken: string[] = [];
+  for (let i = 0; i < upserts.length; i += WRITE_CHUNK) {
+    const chunk = upserts.slice(i, i + WRITE_CHUNK);
+    const inserted = await tx.insertInto("repo_ingest_files").values(cacheRows(repoId, chunk, now, gen)).onConflict((oc) => oc.columns(["repo_id", "path"]).doNothing()).returning("path").execute();
+    const fresh = new Set(inserted.map((r) => r.path));
+    for (const u of chunk) if (!fresh.has(u.path)) taken.push(u.path);
+  }
+  return taken;
+}
+
 /** The persist half: the rows of files parsed this time, and the removal of deleted ones. */
 export async function writeParseCache(tx: Tx, repoId: string, r: Pick<IncrementalParse, "upserts" | "deleted">, now: Date): Promise<void> {
   for (let i = 0; i < r.upserts.length; i += WRITE_CHUNK) {
-    const rows = r.upserts.slice(i, i + WRITE_CHUNK).map((u) => ({
-      repo_id: repoId,
-      path: u.path,
-      sha256: u.sha256,
-      parser: SYNTAX_PARSER,
-      parsed: JSON.stringify(u.parsed),
-      updated_at: now,
-    }));
+    const rows = cacheRows(repoId, r.upserts.slice(i, i + WRITE_CHUNK), now, null);
     await tx
       .insertInto("repo_ingest_files")
       .values(rows)
@@ -110,6 +132,7 @@ export async function writeParseCache(tx: Tx, repoId: string, r: Pick<Incrementa
           parser: eb.ref("excluded.parser"),
           parsed: eb.ref("excluded.parsed"),
           updated_at: eb.ref("excluded.updated_at"),
+          gen: null,
         })),
       )
       .execute();

@@ -108,8 +108,32 @@ export interface Subgraph {
   edges: Array<{ id: string; label: string; src: string; predicate: string; dst: string; origin_session_id: string | null }>;
 }
 
+/** A job attempt that writes staged rows: its id and lease token (the fence of every step). */
+export interface StageFence {
+  jobId: string;
+  token: string;
+}
+
+/**
+ * Staged writes of a whole graph (a store in the relational database: db/graph/postgres/generations.ts).
+ * `open` takes the repository's generation for this attempt; `stage` adds rows to it, invisible
+ * to every reader, inside the caller's short fenced transaction; `publish`, inside the job's fenced
+ * finish, makes them all visible at once and prunes the `gone` edges of `source` (and the nodes of
+ * `orphanTypePrefix` they leave without an edge); `compact` tidies up afterwards.
+ */
+export interface GraphStaging {
+  open(repoId: string, fence: StageFence, step: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>, now: () => Date, signal?: AbortSignal): Promise<string>;
+  stage(tx: Tx, repoId: string, gen: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<void>;
+  /** The ids of the visible edges written with `source`. */
+  sourceEdgeIds(repoId: string, source: string): Promise<string[]>;
+  publish(tx: Tx, repoId: string, gen: string, fence: StageFence, prune: { source: string; gone: string[]; orphanTypePrefix: string }, now: Date): Promise<{ published: boolean; edges: number; nodes: number }>;
+  compact(gen: string): Promise<boolean>;
+}
+
 export interface RepositoryMemoryStore {
   readonly kind: string;
+  /** Optional: staged writes of a whole graph, published at once (an ingest's; see GraphStaging). */
+  readonly staging?: GraphStaging;
   /**
    * The same store, writing inside the caller's transaction: a store kept in the relational
    * database implements it, so a job's writes commit with its fenced finish or not at all

@@ -17,6 +17,7 @@ import * as jobFailures from "./20261203_0800_job_failures";
 import * as retainedUploads from "./20261203_0810_retained_uploads";
 import * as jobFairShare from "./20261203_0850_job_fair_share";
 import * as sessionErasureReceipts from "./20261203_0950_session_erasure_receipts";
+import * as graphGenerations from "./20261203_1000_graph_generations";
 import * as repoMemoryMeta from "./20261203_2300_repo_memory_meta";
 import * as namespaceErasureReceipts from "./20261203_2310_namespace_erasure_receipts";
 
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   "20261203_0810_retained_uploads": retainedUploads,
   "20261203_0850_job_fair_share": jobFairShare,
   "20261203_0950_session_erasure_receipts": sessionErasureReceipts,
+  "20261203_1000_graph_generations": graphGenerations,
   "20261203_2300_repo_memory_meta": repoMemoryMeta,
   "20261203_2310_namespace_erasure_receipts": namespaceErasureReceipts,
 };

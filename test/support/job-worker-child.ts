@@ -69,7 +69,7 @@ if (env.CHILD_MODE === "ingest") {
   const config = loadConfig({ ...env, INGEST_ALLOWED_ROOTS: env.CHILD_INGEST_ROOT! });
   const memory = buildMemoryServices(config, database.db, systemClock, silentLogger());
   const queue = { db: database.db, clock: systemClock, registry, dispatcher };
-  const ingest = ingestHandler({ config, queue: () => queue });
+  const ingest = ingestHandler({ config, queue: () => queue, repository: memory.repository.store });
   registry.register({
     ...ingest,
     async run(ctx) {

@@ -3,15 +3,19 @@
  * the persisted system schedule `system:cleanup.sweep`. It expires bindings
  * into tombstones, drives the registered session cleaners in bounded batches,
  * and marks `cleanup_done_at` — inside the runner's lease-fenced persist
- * transaction — only for sessions every cleaner finished.
+ * transaction — only for sessions every cleaner finished. `tidy` (optional)
+ * runs after it each time: bounded deletions of what no one can see, such as
+ * the staged rows of an ingest that crashed or lost its lease and was never
+ * retried (db/graph/postgres/generations.ts `sweepGenerations`).
  */
 import { z } from "zod";
 import { CLEANUP_EVERY_MS, CLEANUP_KIND } from "../../core/jobs/cleanup";
+import { MEMORY_PURGE_BATCH } from "../../core/limits";
 import type { SessionCleaners } from "../../core/retention/cleaners";
 import { markCleanupDone, sweepSessions, type SweepOptions } from "../../core/retention/cleanup";
 import { defineHandler, type JobHandler } from "../handler";
 
-export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & { everyMs?: number } = {}): JobHandler<Record<string, never>> {
+export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & { everyMs?: number; tidy?: (limit: number) => Promise<unknown> } = {}): JobHandler<Record<string, never>> {
   return defineHandler({
     kind: CLEANUP_KIND,
     pool: "cleanup",
@@ -22,6 +26,9 @@ export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & {
     params: z.strictObject({}),
     async run({ db, clock, logger, signal }) {
       const r = await sweepSessions(db, clock, cleaners, logger, { ...opts, signal });
+      if (opts.tidy && !signal.aborted) {
+        await opts.tidy(opts.limit ?? MEMORY_PURGE_BATCH).catch((err: unknown) => logger.warn({ code: "cleanup_failed", cleaner: "tidy", err: (err as Error).message }, "tidying failed; retried next sweep"));
+      }
       return {
         result: { expired: r.expired, visited: r.visited, done: r.done.length, failures: r.failures.length },
         persist: async (tx) => void (await markCleanupDone(tx, r.done, clock.now())),

@@ -10,11 +10,20 @@
  * prunes the previous snapshot's code edges and orphaned code nodes. Progress
  * (files done of total) is recorded on the job row while it parses.
  *
- * `run` only reads (the snapshot) and computes (the graph); every write — the
- * graph in chunks, the prune, the embedding refresh child job, the consumed
- * upload — happens in `persist`, inside the runner's lease-fenced, rechecked
- * transaction (workers/fenced-stores.ts): a worker that lost its lease writes
- * nothing. Chunks are idempotent (ids are content hashes).
+ * `run` reads (the snapshot) and computes (the graph). Every write is fenced
+ * by the job's lease (workers/fenced-stores.ts), so a worker that lost its
+ * lease makes nothing visible:
+ * - on a store with staged writes (PostgreSQL, PGlite: db/graph/postgres/generations.ts)
+ *   `run` stages the graph's new rows and the new paths' parse-cache rows in
+ *   short fenced transactions of their own, invisible to every reader — other
+ *   statements (a job read, a lease renewal) run in between, which matters on
+ *   PGlite's one connection — and `persist`, inside the runner's fenced,
+ *   rechecked finish, publishes them with one row update and prunes what the
+ *   new graph lost (bounded by the change);
+ * - on another store (Neo4j, HugeGraph, in memory) `persist` writes the graph
+ *   in chunks, idempotent (ids are content hashes), then prunes.
+ * Either way the prune, the changed parse-cache rows, the embedding refresh
+ * child job and the consumed upload are written in `persist`.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,7 +32,7 @@ import { AppError } from "../../core/errors";
 import type { Identity } from "../../core/execution/identity";
 import { extractArchive, type Extracted } from "../../core/ingest/archive";
 import { buildCodeGraph, CODE_TYPE_PREFIX, goModuleOf, INGEST_SOURCE } from "../../core/ingest/graph";
-import { parseChanged, readParseCache, writeParseCache } from "../../core/ingest/incremental";
+import { parseChanged, readParseCache, stageParseCache, writeParseCache } from "../../core/ingest/incremental";
 import { SYNTAX_PARSER } from "../../core/ingest/syntax";
 import { checkGitUrl, resolveLocalSource } from "../../core/ingest/source";
 import { findUpload, markIngested } from "../../core/ingest/uploads";
@@ -31,8 +40,11 @@ import { EMBEDDING_KIND } from "../../core/jobs/embedding";
 import { INGEST_JOB, type IngestParams, type IngestSourceConfig } from "../../core/jobs/ingest";
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
-import type { Db } from "../../db/schema";
+import type { RepositoryMemoryStore } from "../../core/memory/repository-store";
+import { giveTurn } from "../../core/turn";
+import type { Db, Tx } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
+import { fencedStep, type JobFence } from "../fenced-stores";
 import { defineRepoHandler, type JobHandler } from "../handler";
 import { submitChildJob } from "./child-job";
 import { cloneSnapshot } from "./git-snapshot";
@@ -40,6 +52,11 @@ import { cloneSnapshot } from "./git-snapshot";
 export interface IngestDeps {
   config: IngestSourceConfig;
   queue: () => JobQueue;
+  /**
+   * The repository store the runner hands `persist` (the same one): when it can stage
+   * (`staging`), the graph is staged in `run` and published in `persist`.
+   */
+  repository?: RepositoryMemoryStore;
 }
 
 interface Snapshot {
@@ -64,10 +81,38 @@ async function openSnapshot(deps: IngestDeps, params: IngestParams, ctx: { db: D
   }
 }
 
+/** How long one staging step (one short transaction) should take: about the longest a job read waits for the one PGlite connection. */
+const STEP_MS = 100;
+/**
+ * The smallest step. Much smaller steps cost far more than they save: on PGlite a run of 50-triple
+ * steps took several times as long as the same rows in 400-triple steps (each statement of a small
+ * step was slower, not just the commits), which stretches the whole ingest.
+ */
+const MIN_STEP = 100;
+
+/**
+ * Calls `write` on consecutive slices of `items`, each slice sized from the last step's duration
+ * so a step takes about STEP_MS (between MIN_STEP items and INGEST_WRITE_CHUNK); the event loop
+ * gets a turn between steps.
+ */
+async function inTimedSteps<T>(items: T[], signal: AbortSignal, write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  let size = MIN_STEP;
+  for (let i = 0; i < items.length; ) {
+    signal.throwIfAborted();
+    const chunk = items.slice(i, i + size);
+    const started = performance.now();
+    await write(chunk);
+    i += chunk.length;
+    const took = Math.max(1, performance.now() - started);
+    size = Math.min(INGEST_WRITE_CHUNK, Math.max(MIN_STEP, Math.round((size * STEP_MS) / took)));
+    await giveTurn();
+  }
+}
+
 export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
   return defineRepoHandler({
     ...INGEST_JOB,
-    async run({ params, auth, signal, clock, db, progress }) {
+    async run({ job, params, auth, signal, clock, db, progress }) {
       const { identity, repo } = auth;
       const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
       try {
@@ -102,6 +147,34 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
         };
         const origin = { session_id: identity.session_id };
         const at = clock.now().getTime();
+        const staging = deps.repository?.staging;
+        if (staging && job.lease_token) {
+          const fence: JobFence = { jobId: job.id, token: job.lease_token };
+          const step = <T>(fn: (tx: Tx) => Promise<T>) => fencedStep(db, fence, fn);
+          const gen = await staging.open(repo.repoId, fence, step, () => clock.now(), signal);
+          // What the new graph no longer has: read after the slot is ours, so no other ingest publishes in between.
+          const kept = new Set(triples.map((t) => t.fact_id));
+          const gone = (await staging.sourceEdgeIds(repo.repoId, INGEST_SOURCE)).filter((id) => !kept.has(id));
+          await inTimedSteps(triples, signal, (chunk) => step((tx) => staging.stage(tx, repo.repoId, gen, chunk, origin, at)));
+          const known = new Set<string>();
+          await inTimedSteps(inc.upserts, signal, async (chunk) => {
+            for (const p of await step((tx) => stageParseCache(tx, repo.repoId, gen, chunk, clock.now()))) known.add(p);
+          });
+          return {
+            result,
+            persist: async (tx) => {
+              const p = await staging.publish(tx, repo.repoId, gen, fence, { source: INGEST_SOURCE, gone, orphanTypePrefix: CODE_TYPE_PREFIX }, clock.now());
+              if (!p.published) throw new AppError("conflict", { message: "This ingest's staged graph is no longer its own." });
+              // Only the cache rows that replace an existing path, and the removals: bounded by the change.
+              await writeParseCache(tx, repo.repoId, { upserts: inc.upserts.filter((u) => known.has(u.path)), deleted: inc.deleted }, clock.now());
+              await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
+              if (params.upload_id !== undefined) await markIngested(tx, repo.repoId, params.upload_id, clock.now());
+              return { result: { ...result, pruned: { edges: p.edges, nodes: p.nodes } } };
+            },
+            // The tags of the published rows, cleared in bounded batches (a leftover is finished by the next ingest's open).
+            afterCommit: async () => void (await staging.compact(gen)),
+          };
+        }
         return {
           result,
           persist: async (tx, stores) => {

@@ -29,7 +29,7 @@ export function jobKindHandlers(deps: KindDeps): JobHandler[] {
   const repository = deps.memory.repository;
   const llm = deps.llm ?? buildLlmRegistry(deps.config, deps.gates?.llm);
   return [
-    ingestHandler({ config: deps.config, queue: deps.queue }),
+    ingestHandler({ config: deps.config, queue: deps.queue, repository: repository.store }),
     embeddingHandler({ repository, queue: deps.queue }),
     aiHandler({ memory: deps.memory, llm }),
     fixHandler({ config: deps.config, memory: deps.memory, llm }),

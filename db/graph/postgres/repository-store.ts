@@ -4,7 +4,10 @@
  * row in `repo_memory_locks` so the size limits hold under concurrency;
  * existing nodes and edges keep their first `origin_session_id`. The lock row
  * also holds the repository's revision (bumped by every locked write) and its
- * meta document (history, single-valued predicates; repository-history.ts).
+ * meta document (history, single-valued predicates; repository-history.ts). Reads see only
+ * visible rows: a staged ingest's rows appear when its generation is published
+ * (./generations.ts); a write here of a row that is staged makes it visible
+ * (clears its tag).
  */
 import { sql } from "kysely";
 import { AppError, limitError } from "../../../core/errors";
@@ -15,6 +18,7 @@ import {
   FACT_LABEL,
   NODE_LABEL,
   type DurableTriple,
+  type GraphStaging,
   type ForgetResult,
   type RepoChange,
   type RepoFact,
@@ -26,6 +30,7 @@ import {
 } from "../../../core/memory/repository-store";
 import { inTransaction } from "../../../core/transaction";
 import type { Db, Tx } from "../../schema";
+import { compactGeneration, openGeneration, publishGeneration, sourceEdgeIds, stageTriples, visibleRow } from "./generations";
 
 const NODE_COLS = ["id", "label", "name", "type", "origin_session_id"] as const;
 /**
@@ -56,6 +61,19 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
     return new PostgresRepositoryStore(tx);
   }
 
+  /** Staged graph writes (./generations.ts); on the root handle only — each step brings its own transaction. */
+  get staging(): GraphStaging | undefined {
+    if (this.db.isTransaction) return undefined;
+    const db = this.db;
+    return {
+      open: (repoId, fence, step, now, signal) => openGeneration(db, repoId, fence, step, now, signal),
+      stage: stageTriples,
+      sourceEdgeIds: (repoId, source) => sourceEdgeIds(db, repoId, source),
+      publish: publishGeneration,
+      compact: (gen) => compactGeneration(db, gen),
+    };
+  }
+
   async upsertFacts(repoId: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number, change?: RepoChange): Promise<string[]> {
     const at = new Date(now);
     await inTransaction(this.db, async (tx) => {
@@ -82,7 +100,7 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
       const nodeRows = [...nodes.values()].map((n) => ({ repo_id: repoId, id: n.id, label: NODE_LABEL, name: n.name, name_key: nameKey(n.name), type: n.type, props: "{}", origin_session_id: origin.session_id, embedding_model: null, embedding: null, created_at: at, updated_at: at }));
       let added = 0;
       for (let i = 0; i < nodeRows.length; i += ROWS_PER_STATEMENT) {
-        const r = await tx.insertInto("repo_nodes").values(nodeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).returning("id").execute();
+        const r = await tx.insertInto("repo_nodes").values(nodeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doUpdateSet({ gen: null }).where("repo_nodes.gen", "is not", null)).returning("id").execute();
         added += r.length;
       }
       if (added > 0 && (await count("repo_nodes")) > MAX_REPO_NODES) throw limitError("repo_nodes", MAX_REPO_NODES);
@@ -90,7 +108,7 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
       const edgeRows = [...edges.values()].map((e) => ({ repo_id: repoId, id: e.fact_id, label: FACT_LABEL, src: e.subject.id, predicate: e.predicate, dst: e.object.id, props: props(e), origin_session_id: origin.session_id, created_at: at }));
       added = 0;
       for (let i = 0; i < edgeRows.length; i += ROWS_PER_STATEMENT) {
-        const r = await tx.insertInto("repo_edges").values(edgeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doNothing()).returning("id").execute();
+        const r = await tx.insertInto("repo_edges").values(edgeRows.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.columns(["repo_id", "id"]).doUpdateSet({ gen: null }).where("repo_edges.gen", "is not", null)).returning("id").execute();
         added += r.length;
       }
       if (added > 0 || change) checkRepoFactQuota(await count("repo_edges"), change ? change.doc : held.doc);
@@ -99,23 +117,24 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
   }
 
   async searchNodes(repoId: string, tokens: string[], limit: number): Promise<RepoNode[]> {
-    let q = this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId);
+    let q = this.db.selectFrom("repo_nodes as n").select(NODE_COLS).where("repo_id", "=", repoId).where(visibleRow("n"));
     // Literal, case-insensitive substring match: strpos, so `%` and `_` in a token are not wildcards.
     for (const t of lowerTokens(tokens)) q = q.where(sql<boolean>`strpos(name_key, ${t}) > 0`);
     return q.orderBy("name_key").limit(limit).execute();
   }
 
   async querySubgraph(repoId: string, nodeId: string, depth: number, limit: number): Promise<Subgraph> {
-    const root = await this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId).where("id", "=", nodeId).executeTakeFirst();
+    const root = await this.db.selectFrom("repo_nodes as n").select(NODE_COLS).where("repo_id", "=", repoId).where("id", "=", nodeId).where(visibleRow("n")).executeTakeFirst();
     if (!root) return { nodes: [], edges: [] };
     const seen = new Map<string, RepoNode>([[root.id, root]]);
     const edges = new Map<string, Subgraph["edges"][number]>();
     let frontier = [root.id];
     for (let d = 0; d < depth && frontier.length > 0 && edges.size < limit; d++) {
       const rows = await this.db
-        .selectFrom("repo_edges")
+        .selectFrom("repo_edges as e")
         .select(["id", "label", "src", "predicate", "dst", "origin_session_id"])
         .where("repo_id", "=", repoId)
+        .where(visibleRow("e"))
         .where((eb) => eb.or([eb("src", "in", frontier), eb("dst", "in", frontier)]))
         .orderBy("id")
         .limit(limit - edges.size)
@@ -127,7 +146,7 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
         for (const x of [e.src, e.dst]) if (!seen.has(x) && !next.includes(x)) next.push(x);
       }
       if (next.length > 0) {
-        for (const n of await this.db.selectFrom("repo_nodes").select(NODE_COLS).where("repo_id", "=", repoId).where("id", "in", next).execute()) seen.set(n.id, n);
+        for (const n of await this.db.selectFrom("repo_nodes as n").select(NODE_COLS).where("repo_id", "=", repoId).where("id", "in", next).where(visibleRow("n")).execute()) seen.set(n.id, n);
       }
       frontier = next;
     }
@@ -141,7 +160,10 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
       .innerJoin("repo_nodes as o", (j) => j.onRef("o.repo_id", "=", "e.repo_id").onRef("o.id", "=", "e.dst"))
       .select(["e.id", "e.predicate", "e.props", "e.origin_session_id", "s.id as s_id", "s.name as s_name", "s.type as s_type", "o.id as o_id", "o.name as o_name", "o.type as o_type"])
       .where("e.repo_id", "=", repoId)
-      .where("e.label", "=", FACT_LABEL);
+      .where("e.label", "=", FACT_LABEL)
+      .where(visibleRow("e"))
+      .where(visibleRow("s"))
+      .where(visibleRow("o"));
   }
 
   private static toFact(r: { id: string; predicate: string; props: Record<string, unknown>; origin_session_id: string | null; s_id: string; s_name: string; s_type: string; o_id: string; o_name: string; o_type: string }): RepoFact {
@@ -178,9 +200,10 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
 
   async nodesMissingEmbedding(repoId: string, model: string, limit: number): Promise<RepoNode[]> {
     return this.db
-      .selectFrom("repo_nodes")
+      .selectFrom("repo_nodes as n")
       .select(NODE_COLS)
       .where("repo_id", "=", repoId)
+      .where(visibleRow("n"))
       .where((eb) => eb.or([eb("embedding_model", "is", null), eb("embedding_model", "<>", model)]))
       .orderBy("created_at")
       .orderBy("id")
@@ -267,9 +290,10 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
 
   async embeddings(repoId: string, model: string, limit: number): Promise<Array<{ id: string; vector: number[] }>> {
     const rows = await this.db
-      .selectFrom("repo_nodes")
+      .selectFrom("repo_nodes as n")
       .select(["id", "embedding"])
       .where("repo_id", "=", repoId)
+      .where(visibleRow("n"))
       .where("embedding_model", "=", model)
       .orderBy("id")
       .limit(limit)
@@ -285,7 +309,7 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
     if (vector.length === 0) return [];
     const r = await sql<{ id: string; score: number | string }>`
       select n.id, case when s.na = 0 or s.nb = 0 then 0 else s.dot / sqrt(s.na * s.nb) end as score
-      from (select id, embedding from repo_nodes where repo_id = ${repoId} and embedding_model = ${model}
+      from (select id, embedding from repo_nodes v where repo_id = ${repoId} and embedding_model = ${model} and ${visibleRow("v")}
               and cardinality(embedding) = ${vector.length} order by id limit ${scan}) n
       cross join lateral (
         select sum(x.a * x.b) as dot, sum(x.a * x.a) as na, sum(x.b * x.b) as nb
