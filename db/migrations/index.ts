@@ -19,6 +19,7 @@ import * as jobFairShare from "./20261203_0850_job_fair_share";
 import * as sessionErasureReceipts from "./20261203_0950_session_erasure_receipts";
 import * as repoMemoryMeta from "./20261203_2300_repo_memory_meta";
 import * as namespaceErasureReceipts from "./20261203_2310_namespace_erasure_receipts";
+import * as forgetErasureReceipts from "./20261204_0000_forget_erasure_receipts";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_0950_session_erasure_receipts": sessionErasureReceipts,
   "20261203_2300_repo_memory_meta": repoMemoryMeta,
   "20261203_2310_namespace_erasure_receipts": namespaceErasureReceipts,
+  "20261204_0000_forget_erasure_receipts": forgetErasureReceipts,
 };
