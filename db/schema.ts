@@ -112,6 +112,7 @@ export interface Database extends MemoryTables, JobEventTables {
   mcp_sessions: McpSessionsTable;
   session_erasure_receipts: SessionErasureReceiptsTable;
   namespace_erasure_receipts: NamespaceErasureReceiptsTable;
+  forget_erasure_receipts: ForgetErasureReceiptsTable;
 }
 
 /** One store of a stored namespace erasure receipt (as `DELETE /session-memory` answered it). */
@@ -132,6 +133,20 @@ export interface NamespaceErasureReceiptsTable {
   stores: ColumnType<NamespaceStoreReceipt[], string, string>;
   done: ColumnType<boolean, boolean | undefined, boolean>;
   clears: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date, Date>;
+  updated_at: ColumnType<Date, Date, Date>;
+}
+
+/** The recorded erasure receipt of a forget-session on repository memory (core/retention/receipts.ts). */
+export interface ForgetErasureReceiptsTable {
+  tenant_id: string;
+  session_id: string;
+  repo_id: string;
+  stores: ColumnType<NamespaceStoreReceipt[], string, string>;
+  fact_ids: ColumnType<string[], string | undefined, string>;
+  done: ColumnType<boolean, boolean | undefined, boolean>;
+  forgets: ColumnType<number, number | undefined, number>;
+  forgotten_at: ColumnType<Date, Date, Date>;
   created_at: ColumnType<Date, Date, Date>;
   updated_at: ColumnType<Date, Date, Date>;
 }

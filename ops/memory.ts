@@ -31,7 +31,7 @@ import type { MemoryServices } from "../core/memory/services";
 import { EXPORT_FORMAT } from "../core/memory/transfer";
 import { REPO_EXPORT_FORMAT } from "../core/memory/repository-transfer";
 import { eraseJobsQuotingFacts, eraseRepoJobQuotes } from "../queues/memory-erasure";
-import { readNamespaceErasure, recordNamespaceErasure } from "../core/retention/receipts";
+import { readNamespaceErasure, recordForgetErasure, recordNamespaceErasure } from "../core/retention/receipts";
 import { defineOperation, type OpCall } from "./operation";
 import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
 import { asOf, erasureReceipt, factHistory, liveFact, repoFactHistory, repoFactId, sessionFactId } from "./memory-schemas";
@@ -477,11 +477,17 @@ export const forgetSessionWrites = defineOperation({
     const target = { tenant_id: call.auth.identity.tenant_id, session_id: input.session_id, repo_id: call.repo!.repoId };
     const own = await withJobErasure(call, receipt, target, "session_forgotten");
     // The cascade: other sessions' AI/fix answers on this repository that cite a forgotten fact.
-    const q = await eraseJobsQuotingFacts(call.services.db, target, forgotten, call.services.clock.now());
+    const now = call.services.clock.now();
+    const q = await eraseJobsQuotingFacts(call.services.db, target, forgotten, now, now);
     const stores: ErasureReceipt["stores"] = [
       ...own.stores,
       { store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: q.results + q.idempotency, status: q.pending > 0 ? "pending" : "done" },
     ];
+    // Stored, with the forgotten fact IDs while anything is pending: the cleanup sweep finishes the pending
+    // stores once the running jobs end (queues/memory-erasure.ts retryPendingErasures). A failed write is logged.
+    await recordForgetErasure(call.services.db, target, stores, forgotten, now).catch((err: unknown) =>
+      call.services.logger.warn({ code: "erasure_receipt_failed", err: (err as Error).message }, "recording the forget erasure receipt failed"),
+    );
     return { ...own, stores, done: stores.every((x) => x.status === "done") };
   },
 });

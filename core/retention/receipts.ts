@@ -119,17 +119,65 @@ export async function recordNamespaceErasure(
       .where("repo_id", "=", t.repo_id)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    const merged = new Map(row.stores.map((s) => [s.store, { ...s }]));
-    for (const p of stores) {
-      const was = merged.get(p.store);
-      const sum = (k: "entities" | "facts" | "history") => (was?.[k] ?? 0) + p[k];
-      const rows = was?.rows !== undefined || p.rows !== undefined ? { rows: (was?.rows ?? 0) + (p.rows ?? 0) } : {};
-      merged.set(p.store, { store: p.store, entities: sum("entities"), facts: sum("facts"), history: sum("history"), ...rows, status: was?.status === "done" ? "done" : p.status });
-    }
-    const list = [...merged.values()];
+    const list = mergeStoreReceipts(row.stores, stores);
     await tx
       .updateTable("namespace_erasure_receipts")
       .set({ stores: JSON.stringify(list), done: list.every((s) => s.status === "done"), clears: row.clears + 1, updated_at: now })
+      .where("tenant_id", "=", t.tenant_id)
+      .where("session_id", "=", t.session_id)
+      .where("repo_id", "=", t.repo_id)
+      .execute();
+  });
+}
+
+/**
+ * Adds one erasure's per-store counts to a stored receipt's: counts are summed; a store once done stays
+ * done; a store that was pending takes the new status (a retry that finished it flips it to done).
+ */
+export function mergeStoreReceipts(was: readonly NamespaceStoreReceipt[], add: readonly NamespaceStoreReceipt[]): NamespaceStoreReceipt[] {
+  const merged = new Map(was.map((s) => [s.store, { ...s }]));
+  for (const p of add) {
+    const w = merged.get(p.store);
+    const sum = (k: "entities" | "facts" | "history") => (w?.[k] ?? 0) + p[k];
+    const rows = w?.rows !== undefined || p.rows !== undefined ? { rows: (w?.rows ?? 0) + (p.rows ?? 0) } : {};
+    merged.set(p.store, { store: p.store, entities: sum("entities"), facts: sum("facts"), history: sum("history"), ...rows, status: w?.status === "done" ? "done" : p.status });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Stores what a forget-session on repository memory answered (creating the row on the first forget; a
+ * repeated forget adds its counts and fact IDs). `factIds` (the forgotten facts) are kept only while the
+ * `jobs:quoting-results` store is pending: the cleanup sweep needs them to finish the cascade once the other
+ * sessions' running AI/fix jobs end (queues/memory-erasure.ts `retryPendingErasures`).
+ */
+export async function recordForgetErasure(
+  db: Db,
+  t: { tenant_id: string; session_id: string; repo_id: string },
+  stores: readonly NamespaceStoreReceipt[],
+  factIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto("forget_erasure_receipts")
+      .values({ ...t, stores: "[]", fact_ids: "[]", forgotten_at: now, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doNothing())
+      .execute();
+    const row = await tx
+      .selectFrom("forget_erasure_receipts")
+      .select(["stores", "fact_ids", "forgets"])
+      .where("tenant_id", "=", t.tenant_id)
+      .where("session_id", "=", t.session_id)
+      .where("repo_id", "=", t.repo_id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const list = mergeStoreReceipts(row.stores, stores);
+    const quoting = list.find((s) => s.store === "jobs:quoting-results");
+    const ids = quoting?.status === "pending" ? [...new Set([...row.fact_ids, ...factIds])] : [];
+    await tx
+      .updateTable("forget_erasure_receipts")
+      .set({ stores: JSON.stringify(list), fact_ids: JSON.stringify(ids), done: list.every((s) => s.status === "done"), forgets: row.forgets + 1, forgotten_at: now, updated_at: now })
       .where("tenant_id", "=", t.tenant_id)
       .where("session_id", "=", t.session_id)
       .where("repo_id", "=", t.repo_id)

@@ -22,7 +22,7 @@ import { silentLogger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { buildMemoryServices } from "../../main/memory";
 import { idempotencyCleaner } from "../../queues/idempotency";
-import { jobQuotesCleaner } from "../../queues/memory-erasure";
+import { jobQuotesCleaner, retryPendingErasures } from "../../queues/memory-erasure";
 import type { JobQueue } from "../../queues/submit";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
@@ -250,6 +250,81 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     // A second forget finds nothing more.
     const again = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(again.body.stores.find((s: { store: string }) => s.store === "jobs:quoting-results").rows).toBe(0);
+  });
+
+  /**
+   * Puts a finished job back in flight (as it was while the erasure ran) and answers a function that
+   * ends it again with its own answer — the result quoting the fact, with its sources.
+   */
+  async function inFlight(id: string): Promise<() => Promise<void>> {
+    const row = await jobRow(t().db, id);
+    await sql`update jobs set status = 'running', result = null, finished_at = null, lease_owner = 'elsewhere', lease_token = 'in-flight', lease_expires_at = now() + interval '1 hour' where id = ${id}`.execute(t().db);
+    return async () => void (await sql`update jobs set status = 'succeeded', result = ${JSON.stringify(row.result)}::jsonb, finished_at = now(), lease_owner = null, lease_token = null, lease_expires_at = null where id = ${id}`.execute(t().db));
+  }
+  const storeOf = (stores: Array<{ store: string }>, name: string) => stores.find((s) => s.store === name);
+
+  it("forget-session meets another session's running AI job: the stored receipt is pending; once the job ends with sources citing a forgotten fact, the cleanup sweep erases it and the receipt reads done (two racing sweeps count it once)", async () => {
+    const a = await seedAccount(t().db, { repoLevel: "write" });
+    const writer = await registerThread(srv.url, a.apiKey);
+    const reader = await registerThread(srv.url, a.apiKey);
+    const admin = await registerThread(srv.url, a.apiKey);
+    const w = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/triples`, { headers: writer.headers, body: { triples: [{ subject: "Chronoscope", predicate: "tuned_by", object: "Verhoeven" }] } });
+    const forgotten = w.body.facts[0].fact_id as string;
+    const quoting = await ask(a, reader, "Who tuned the Chronoscope?");
+    expect((await stored(t().db, quoting)).job).toContain("Verhoeven");
+    const finish = await inFlight(quoting);
+
+    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
+    expect(r.status).toBe(200);
+    expect(r.body.done).toBe(false);
+    expect(storeOf(r.body.stores, "jobs:quoting-results")).toMatchObject({ rows: 0, status: "pending" });
+    const pending = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
+    expect([pending.done, pending.fact_ids]).toEqual([false, [forgotten]]);
+    // A sweep while the job still runs erases nothing and leaves the receipt pending.
+    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    expect((await t().db.selectFrom("forget_erasure_receipts").select("done").where("session_id", "=", writer.session).executeTakeFirstOrThrow()).done).toBe(false);
+
+    // The job ends, its answer quoting the forgotten fact and citing it in its sources.
+    await finish();
+    expect(await stored(t().db, quoting)).toMatchObject({ keys: 1, job: expect.stringContaining("Verhoeven") });
+    // Two cleanup workers race.
+    await Promise.all([sweepSessions(t().db, systemClock, cleaners, silentLogger()), sweepSessions(t().db, systemClock, cleaners, silentLogger())]);
+
+    const after = await jobRow(t().db, quoting);
+    expect([after.status, after.session_id]).toEqual(["succeeded", reader.session]);
+    expect(after.result).toEqual({ erased: true, cause: "quoted_fact_forgotten", erased_at: expect.any(String) });
+    expect(await stored(t().db, quoting)).toMatchObject({ keys: 0 });
+    const done = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
+    expect(done.done).toBe(true);
+    expect(done.fact_ids).toEqual([]);
+    // Counted once: the result and its idempotency row.
+    expect(storeOf(done.stores, "jobs:quoting-results")).toEqual({ store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 2, status: "done" });
+    // Idempotent: a later sweep does not pick it again.
+    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    const later = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
+    expect([later.stores, later.updated_at]).toEqual([done.stores, done.updated_at]);
+  });
+
+  it("a namespace clear meets the thread's running AI job: the stored receipt is pending until the job ends and the cleanup sweep erases its result; two racing sweeps count it once", async () => {
+    const a = await seedAccount(t().db);
+    const one = await registerThread(srv.url, a.apiKey);
+    const id = await askAbout(a, one, "Heliostat", "Quintavalle", "retry-clear-1");
+    const finish = await inFlight(id);
+    const cleared = await call(srv.url, "DELETE", sm(a), { headers: one.headers });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.done).toBe(false);
+    expect(storeOf(cleared.body.stores, "jobs:results")).toMatchObject({ rows: 0, status: "pending" });
+    await finish();
+    expect((await stored(t().db, id)).job).toContain("Quintavalle");
+    await Promise.all([sweepSessions(t().db, systemClock, cleaners, silentLogger()), retryPendingErasures(t().db, new Date(), 1)]);
+    expect((await jobRow(t().db, id)).result).toEqual({ erased: true, cause: "namespace_cleared", erased_at: expect.any(String) });
+    const left = await stored(t().db, id);
+    expect([left.keys, left.job.includes("Quintavalle")]).toEqual([0, false]);
+    const receipt = await call(srv.url, "GET", sm(a, "/erasure"), { headers: one.headers });
+    expect(receipt.body.done).toBe(true);
+    expect(storeOf(receipt.body.stores, "jobs:results")).toEqual({ store: "jobs:results", entities: 0, facts: 0, history: 0, rows: 1, status: "done" });
+    expect(storeOf(receipt.body.stores, "jobs:idempotency")).toEqual({ store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: 1, status: "done" });
   });
 
   it("a namespace clear's receipt is stored: its owner reads it from the clearing thread or another of theirs; others get 404", async () => {
