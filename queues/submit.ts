@@ -19,7 +19,8 @@
  * PostgreSQL wake-up fires on commit, and the reconciler hands it to BullMQ on
  * its next pass. Without `tx`, the insert commits on its own and the dispatcher
  * wakes the pools after that commit (BullMQ message, or one coalesced NOTIFY
- * per pool).
+ * per pool); submitJob returns at the commit, without waiting for that wake-up
+ * (a lost one is the reconciler's, as after a crash).
  *
  * With an idempotency key (queues/idempotency.ts) the flush claims the keys and
  * inserts the jobs of the keys it won in one transaction; a key already held
@@ -126,7 +127,9 @@ export async function submitJobOnce(
     };
     const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
     if (out instanceof AppError) throw out;
-    await out!.dispatched;
+    // Not waited for: the row is committed (the truth); the wake-up goes out right after the commit
+    // while the next flush runs, and a lost one is the reconciler's (it logs its own failure).
+    void out!.dispatched;
     return { row: out!.row, replayed: out!.replayed === true };
   });
 }
