@@ -28,7 +28,7 @@
  */
 import { authorizeMany, type AuthorizeRequest, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
-import { Coalescer } from "../core/coalescer";
+import { PipelinedCoalescer } from "../core/coalescer";
 import { AppError } from "../core/errors";
 import { sameIdentity, type Identity } from "../core/execution/identity";
 import type { Logger } from "../core/log";
@@ -86,7 +86,7 @@ interface Submission {
 type Submitted = { row: JobRow; dispatched: Promise<void>; replayed?: boolean } | AppError;
 
 /** One batcher per queue, made on first use: every JobQueue batches, however it was built. */
-const batchers = new WeakMap<JobQueue, Coalescer<Submission, Submitted>>();
+const batchers = new WeakMap<JobQueue, PipelinedCoalescer<Submission, Checks, Submitted>>();
 
 export async function submitJob(
   q: JobQueue,
@@ -134,11 +134,18 @@ export async function submitJobOnce(
   });
 }
 
-function batcher(q: JobQueue): Coalescer<Submission, Submitted> {
+/**
+ * The per-queue batcher: the authorize read of one batch runs while the previous batch is
+ * inserted (core/coalescer.ts PipelinedCoalescer) — each submission still authorized by a
+ * read sent after it was made and before its row is written.
+ */
+function batcher(q: JobQueue): PipelinedCoalescer<Submission, Checks, Submitted> {
   let b = batchers.get(q);
-  if (!b) batchers.set(q, (b = new Coalescer((items) => insertAuthorized(q, undefined, items))));
+  if (!b) batchers.set(q, (b = new PipelinedCoalescer((items) => authorizeSubmissions(q, q.db, items), (items, checks) => insertChecked(q, undefined, items, checks))));
   return b;
 }
+
+type Checks = Array<Awaited<ReturnType<typeof authorizeMany>>[number]>;
 
 /**
  * authorize() for every submission (one statement), then one INSERT of the
@@ -146,8 +153,12 @@ function batcher(q: JobQueue): Coalescer<Submission, Submitted> {
  * Without: dispatched once the insert has committed.
  */
 async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly Submission[]): Promise<Submitted[]> {
-  const db = tx ?? q.db;
-  const checks = await authorizeMany(
+  return insertChecked(q, tx, items, await authorizeSubmissions(q, tx ?? q.db, items));
+}
+
+/** The read step: authorize() for every submission, in one statement. */
+function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Submission[]): Promise<Checks> {
+  return authorizeMany(
     db,
     q.clock,
     items.map((s): AuthorizeRequest => ({
@@ -156,6 +167,11 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
       ...(s.def.repoLevel && s.repo ? { repo: { ref: s.repo, level: s.def.repoLevel } } : {}),
     })),
   );
+}
+
+/** The write step: the caps, then one INSERT of the authorized submissions (with their keys, in one transaction). */
+async function insertChecked(q: JobQueue, tx: Tx | undefined, items: readonly Submission[], checks: Checks): Promise<Submitted[]> {
+  const db = tx ?? q.db;
   const out: Array<Submitted | undefined> = checks.map((c, k) =>
     c instanceof AppError ? c : sameIdentity(c.identity, items[k]!.identity) ? undefined : new AppError("invalid_identity"),
   );

@@ -41,7 +41,7 @@ import { deferJob } from "../queues/sql/deferJob";
 import { failJob } from "../queues/sql/failJob";
 import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
-import { Coalescer } from "../core/coalescer";
+import { Coalescer, PipelinedCoalescer } from "../core/coalescer";
 import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
 import { reportProgress } from "../queues/sql/reportProgress";
 import { fencedStores } from "./fenced-stores";
@@ -145,22 +145,27 @@ export class JobRunner {
   /** Rechecks before work of jobs starting together: one authorizeMany statement per flush. */
   readonly #recheck: Coalescer<AuthorizeRequest, Authorized | AppError>;
   /** Completions of jobs finishing together: one authorizeMany + one fenced finishJobs per flush. */
-  readonly #complete: Coalescer<Completion, "ok" | "lost" | AppError>;
+  readonly #complete: PipelinedCoalescer<Completion, Array<"ok" | AppError>, "ok" | "lost" | AppError>;
 
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.#recheck = new Coalescer((reqs) => authorizeMany(o.db, o.clock, reqs));
-    this.#complete = new Coalescer(async (items) => {
-      const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
-      const checks = asked.length > 0 ? await authorizeMany(o.db, o.clock, asked) : [];
-      let k = 0;
-      const out: Array<"ok" | "lost" | AppError> = items.map((c) => {
-        const r = c.auth ? checks[k++] : undefined;
-        return r instanceof AppError ? r : "ok";
-      });
-      const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
-      return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
-    });
+    // Pipelined: the recheck of one batch is read while the previous batch's finish is written.
+    this.#complete = new PipelinedCoalescer(
+      async (items) => {
+        const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
+        const checks = asked.length > 0 ? await authorizeMany(o.db, o.clock, asked) : [];
+        let k = 0;
+        return items.map((c): "ok" | AppError => {
+          const r = c.auth ? checks[k++] : undefined;
+          return r instanceof AppError ? r : "ok";
+        });
+      },
+      async (items, out) => {
+        const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
+        return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
+      },
+    );
   }
 
   get activeCount(): number {
