@@ -54,7 +54,7 @@ export class BullSource {
   #inHand = 0;
 
   constructor(readonly o: BullSourceOptions) {
-    this.#slots = new PoolSlots(o.concurrency, undefined, { adaptive: !o.fair });
+    this.#slots = new PoolSlots(o.concurrency);
     this.#claims = new Coalescer(async (ids) => {
       if (o.fair) {
         // Turns: one fair row per message, in the order the messages came.

@@ -22,8 +22,8 @@ export class PostgresSource {
   #loop: Promise<void> | undefined;
 
   constructor(readonly o: PostgresSourceOptions) {
-    // Claims grow with the backlog (./slots.ts), except under fair share, where a claim is one turn per free slot.
-    this.#slots = new PoolSlots(o.concurrency, () => this.wake(), { adaptive: !o.fair });
+    // Claims grow with the backlog (./slots.ts).
+    this.#slots = new PoolSlots(o.concurrency, () => this.wake());
   }
 
   start(): this {

@@ -20,17 +20,23 @@
  * - `prefetch` (the claim batch beyond the free handler slots) adapts to the
  *   backlog: it grows (×2) while claims come back full — a deep queue — and
  *   drops to 0 when one comes back short (drained). It is bounded by the
- *   handlers' observed pace: the jobs claimed ahead must be expected to start
- *   within PREFETCH_BUDGET_MS (the runner re-reads authorization for a job
- *   whose claim-time read is older than CLAIM_READ_FRESH_MS when it starts),
- *   and by MAX_PREFETCH. Slow handlers (seconds) leave it at 0: one claim
- *   per free handler slot, as before. Off (`adaptive: false`) under fair
- *   share: a batch claimed ahead would fix the turn order for its length.
+ *   pool's observed pace — a moving average of the time between two jobs
+ *   ending (handler and outcome write, so a job whose cost is its persist
+ *   counts it): the jobs claimed ahead must be expected to start within
+ *   PREFETCH_BUDGET_MS (the runner re-reads authorization for a job whose
+ *   claim-time read is older than CLAIM_READ_FRESH_MS when it starts) — and by
+ *   PREFETCH_PER_SLOT × concurrency and MAX_PREFETCH, so a worker that dies
+ *   strands (until its leases expire) few more jobs than it runs. Slow jobs
+ *   (seconds) leave it at 0: one claim per free handler slot, as before. Under fair share the rows claimed
+ *   ahead are taken in the fair order like any claim, count as running for
+ *   the next claim's turns and the running cap, and so delay a newly arrived
+ *   organisation by at most the budget. `adaptive: false` turns it off.
  */
 
 /** Jobs claimed ahead of a free handler slot should start within this, at the observed handler pace. */
 export const PREFETCH_BUDGET_MS = 100;
-/** Most jobs claimed ahead of free handler slots, whatever the pace. */
+/** Most jobs claimed ahead of free handler slots, per handler slot and in all, whatever the pace. */
+export const PREFETCH_PER_SLOT = 8;
 export const MAX_PREFETCH = 256;
 
 export interface Slot {
@@ -48,8 +54,9 @@ export class PoolSlots {
   #writing = 0;
   #held = 0;
   #prefetch = 0;
-  /** Moving average of handler time (ms), from start to handlerDone. */
+  /** Moving average of the time (ms) between two jobs ending: the pool's pace. */
   #paceMs: number | undefined;
+  #lastDone: number | undefined;
   readonly #gate: Array<() => void> = [];
   readonly #room: Array<() => void> = [];
 
@@ -87,7 +94,7 @@ export class PoolSlots {
 
   #maxPrefetch(): number {
     if (this.#paceMs === undefined) return 0;
-    return Math.min(MAX_PREFETCH, Math.floor((this.concurrency * PREFETCH_BUDGET_MS) / Math.max(this.#paceMs, 0.05)));
+    return Math.min(MAX_PREFETCH, PREFETCH_PER_SLOT * this.concurrency, Math.floor(PREFETCH_BUDGET_MS / Math.max(this.#paceMs, 0.01)));
   }
 
   /** Waits until fewer than the held bound are held (the BullMQ path: its messages wait here before claiming). */
@@ -101,7 +108,6 @@ export class PoolSlots {
     this.#held++;
     this.#waiting++;
     let state: State = "waiting";
-    let startedAt = 0;
     let starting: Promise<void> | undefined;
     const leaveHandler = () => {
       if (state === "waiting") this.#waiting--;
@@ -112,10 +118,6 @@ export class PoolSlots {
     };
     const handlerDone = () => {
       if (state !== "waiting" && state !== "running") return;
-      if (state === "running") {
-        const ms = performance.now() - startedAt;
-        this.#paceMs = this.#paceMs === undefined ? ms : 0.8 * this.#paceMs + 0.2 * ms;
-      }
       leaveHandler();
       state = "writing";
       this.#writing++;
@@ -133,7 +135,6 @@ export class PoolSlots {
           this.#waiting--;
           this.#running++;
           state = "running";
-          startedAt = performance.now();
         })()),
       handlerDone,
       done: () => {
@@ -142,6 +143,12 @@ export class PoolSlots {
         else leaveHandler();
         state = "done";
         this.#held--;
+        const now = performance.now();
+        if (this.#lastDone !== undefined) {
+          const ms = now - this.#lastDone;
+          this.#paceMs = this.#paceMs === undefined ? ms : 0.8 * this.#paceMs + 0.2 * ms;
+        }
+        this.#lastDone = now;
         this.#room.splice(0).forEach((r) => r());
         this.onFree();
       },
