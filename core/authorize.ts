@@ -193,7 +193,8 @@ export interface AuthorizeRequest {
   repo?: { ref: string; level: RepoLevel };
 }
 
-function principalQuery(req: AuthorizeRequest): AuthQuery {
+/** The authorize() query of a known principal (a submission, a job row). */
+export function principalQuery(req: AuthorizeRequest): AuthQuery {
   const p = req.principal;
   return {
     credential: { kind: "principal", orgId: p.orgId, userId: p.userId, apiKeyId: p.apiKeyId, loginSessionId: p.loginSessionId },

@@ -108,3 +108,93 @@ export class Coalescer<I, O> {
     }
   }
 }
+
+/**
+ * A Coalescer whose flush is two steps, a read (`check`) and a write (`write`), pipelined:
+ * while one batch is written, the next batch is read. Inputs and states: requests wait; the
+ * waiting ones form the next batch when the previous batch's read has ended AND the write
+ * before that one has ended (so at most one read and one write are in flight, and a read runs
+ * at most one write ahead of its own). Invariants, beside the Coalescer's:
+ * - every request is read by a `check` that started after it was made, and written by its
+ *   own batch's `write` after that read (a check is never skipped, never reused across batches);
+ * - writes run one at a time, in batch order;
+ * - a batch that fails (in either step) with an error that is not transient is sent again
+ *   member by member, each through check then write, after the writes before it; a transient
+ *   error reaches every member, as in Coalescer.
+ * Why: the two steps are serial round trips, and the submitters (or handlers) of one batch
+ * come back while the other is in flight — with one step of each in flight, neither waits.
+ */
+export class PipelinedCoalescer<I, C, O> {
+  readonly #waiting: Array<Waiting<I, O>> = [];
+  readonly #max: number;
+  readonly #isolate: boolean;
+  #busy = false;
+  /** The last write appended (every write chains after the one before). */
+  #writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly check: (items: I[]) => Promise<C>,
+    private readonly write: (items: I[], checked: C) => Promise<O[]>,
+    opts: CoalescerOptions = {},
+  ) {
+    this.#max = opts.max ?? 64;
+    this.#isolate = opts.isolate ?? true;
+  }
+
+  run(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.#waiting.push({ item, resolve, reject });
+      if (!this.#busy) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#busy = true;
+    try {
+      while (this.#waiting.length > 0) {
+        const batch = this.#waiting.splice(0, this.#max);
+        const items = batch.map((b) => b.item);
+        const before = this.#writes;
+        let step: () => Promise<void>;
+        try {
+          const checked = await this.check(items);
+          step = async () => {
+            try {
+              const out = await this.write(items, checked);
+              batch.forEach((b, i) => b.resolve(out[i] as O));
+            } catch (err) {
+              await this.#failed(batch, err);
+            }
+          };
+        } catch (err) {
+          step = () => this.#failed(batch, err);
+        }
+        this.#writes = before.then(step);
+        // The next batch is read while this one is written, not before the previous write ended.
+        await before;
+      }
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  async #failed(batch: Array<Waiting<I, O>>, err: unknown): Promise<void> {
+    if (batch.length <= 1 || !this.#isolate || isTransientError(err)) {
+      for (const b of batch) b.reject(err);
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const b = batch[i]!;
+      try {
+        const [out] = await this.write([b.item], await this.check([b.item]));
+        b.resolve(out as O);
+      } catch (e) {
+        b.reject(e);
+        if (isTransientError(e)) {
+          for (const rest of batch.slice(i + 1)) rest.reject(e);
+          return;
+        }
+      }
+    }
+  }
+}

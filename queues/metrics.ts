@@ -103,9 +103,15 @@ export class JobMetrics {
     }
   }
 
+  /** The children of one (pool, kind, outcome), looked up once: labels come from closed sets, so the map stays small. */
+  readonly #finishedChildren = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+
   finished(pool: string, kind: string, outcome: JobOutcomeLabel, seconds: number): void {
-    this.#outcomes.inc({ pool, kind, outcome });
-    this.#duration.observe({ pool, kind, outcome }, seconds);
+    const key = `${pool}\u0000${kind}\u0000${outcome}`;
+    let c = this.#finishedChildren.get(key);
+    if (!c) this.#finishedChildren.set(key, (c = { count: this.#outcomes.labels(pool, kind, outcome), time: this.#duration.labels(pool, kind, outcome) }));
+    c.count.inc();
+    c.time.observe(seconds);
   }
 
   reclaimed(pool: string, kind: string, result: string): void {

@@ -41,7 +41,7 @@ import { deferJob } from "../queues/sql/deferJob";
 import { failJob } from "../queues/sql/failJob";
 import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
 import { releaseJob } from "../queues/sql/releaseJob";
-import { Coalescer } from "../core/coalescer";
+import { Coalescer, PipelinedCoalescer } from "../core/coalescer";
 import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
 import { reportProgress } from "../queues/sql/reportProgress";
 import { fencedStores } from "./fenced-stores";
@@ -96,6 +96,34 @@ export interface RunnerOptions {
   stores?: PersistStores;
 }
 
+/** What the source tells the runner about the slot a claimed job holds (workers/sources/slots.ts). */
+export interface RunSlot {
+  /** performance.now() when the claim's answer arrived (the age of `preAuth`). */
+  claimedAt?: number;
+  /** Resolves when the job may start its handler. */
+  start?: () => Promise<void>;
+  handlerDone?: () => void;
+}
+
+/**
+ * The claim's authorization read is used for the recheck before work only when the handler
+ * starts within this of the claim; a job that waited longer for a handler slot reads again.
+ */
+export const CLAIM_READ_FRESH_MS = 50;
+
+/** Resolves when `p` does or `signal` aborts, whichever comes first. */
+function untilOrAborted(p: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+    void p.then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
+}
+
 interface Active {
   abort: (reason: AbortReason) => void;
 }
@@ -117,22 +145,27 @@ export class JobRunner {
   /** Rechecks before work of jobs starting together: one authorizeMany statement per flush. */
   readonly #recheck: Coalescer<AuthorizeRequest, Authorized | AppError>;
   /** Completions of jobs finishing together: one authorizeMany + one fenced finishJobs per flush. */
-  readonly #complete: Coalescer<Completion, "ok" | "lost" | AppError>;
+  readonly #complete: PipelinedCoalescer<Completion, Array<"ok" | AppError>, "ok" | "lost" | AppError>;
 
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.#recheck = new Coalescer((reqs) => authorizeMany(o.db, o.clock, reqs));
-    this.#complete = new Coalescer(async (items) => {
-      const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
-      const checks = asked.length > 0 ? await authorizeMany(o.db, o.clock, asked) : [];
-      let k = 0;
-      const out: Array<"ok" | "lost" | AppError> = items.map((c) => {
-        const r = c.auth ? checks[k++] : undefined;
-        return r instanceof AppError ? r : "ok";
-      });
-      const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
-      return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
-    });
+    // Pipelined: the recheck of one batch is read while the previous batch's finish is written.
+    this.#complete = new PipelinedCoalescer(
+      async (items) => {
+        const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
+        const checks = asked.length > 0 ? await authorizeMany(o.db, o.clock, asked) : [];
+        let k = 0;
+        return items.map((c): "ok" | AppError => {
+          const r = c.auth ? checks[k++] : undefined;
+          return r instanceof AppError ? r : "ok";
+        });
+      },
+      async (items, out) => {
+        const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
+        return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
+      },
+    );
   }
 
   get activeCount(): number {
@@ -177,16 +210,21 @@ export class JobRunner {
   /**
    * `preAuth`: authorize()'s read for this row's identity, taken by the claiming statement
    * (claimJobsChecked); the recheck before work then applies the rules to it instead of
-   * sending its own statement. Without it the recheck reads (coalesced) as before.
-   * `onHandlerDone`: called once, when the handler has returned (before the persist step)
-   * or, if it never ran, when the job ends.
+   * sending its own statement — if the handler starts within CLAIM_READ_FRESH_MS of the
+   * claim (`slot.claimedAt`); a job that waited longer for a handler slot, or one without
+   * it, reads again (coalesced with the jobs starting together).
+   * `slot.start`: resolves when a handler slot is free (a job claimed ahead of one waits
+   * there, its lease renewed, cancel and shutdown reaching it). `slot.handlerDone`: called
+   * once, when the handler has returned (before the persist step) or, if it never ran, when
+   * the job ends.
    */
-  run(row: JobRow, preAuth?: AuthRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
+  run(row: JobRow, preAuth?: AuthRow, slot: RunSlot = {}): Promise<JobOutcomeLabel> {
     // The run continues the submitting request's trace (the row's traceparent; ./job-span.ts).
-    return inJobSpan(row, () => this.#run(row, preAuth, onHandlerDone));
+    return inJobSpan(row, () => this.#run(row, preAuth, slot));
   }
 
-  async #run(row: JobRow, preAuth?: AuthRow, onHandlerDone?: () => void): Promise<JobOutcomeLabel> {
+  async #run(row: JobRow, preAuth: AuthRow | undefined, slot: RunSlot): Promise<JobOutcomeLabel> {
+    const onHandlerDone = slot.handlerDone;
     const started = performance.now();
     const token = row.lease_token;
     if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");
@@ -212,7 +250,7 @@ export class JobRunner {
       onHandlerDone?.();
     };
     try {
-      outcome = await this.#execute(row, token, ac.signal, leaseLost.signal, preAuth, freeSlot);
+      outcome = await this.#execute(row, token, ac.signal, leaseLost.signal, preAuth, slot, freeSlot);
     } catch (err) {
       // A store error while writing the outcome: the lease will expire and the sweeper decides.
       this.o.logger.error({ code: coerceError(err).code, pool: row.pool, kind: row.kind, err: (err as Error).message }, "job outcome not recorded");
@@ -243,6 +281,7 @@ export class JobRunner {
     signal: AbortSignal,
     leaseLost: AbortSignal,
     preAuth: AuthRow | undefined,
+    slot: RunSlot,
     freeSlot: () => void,
   ): Promise<JobOutcomeLabel> {
     const { db, clock } = this.o;
@@ -276,11 +315,17 @@ export class JobRunner {
     // 2. The job's own execution context.
     const context = new ExecutionContext(identity ? { identity, signal } : { signal });
     return runInExecution(context, async () => {
-      // 3. Recheck before work.
+      // A job claimed ahead of a free handler slot waits for one here (its lease renewed meanwhile).
+      if (slot.start) {
+        await untilOrAborted(slot.start(), signal);
+        if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+      }
+      // 3. Recheck before work: on the claim's read if it is fresh, else on a read made now.
       let pre: Authorized | undefined;
       if (principal && identity) {
         const req: AuthorizeRequest = { principal, sessionId: identity.session_id, ...repoCheck };
-        const r = preAuth ? await authorizeRow(db, clock, req, preAuth) : await this.#recheck.run(req);
+        const fresh = preAuth && (slot.claimedAt === undefined || performance.now() - slot.claimedAt <= CLAIM_READ_FRESH_MS);
+        const r = fresh ? await authorizeRow(db, clock, req, preAuth) : await this.#recheck.run(req);
         if (r instanceof AppError) {
           if (isRefusal(r)) return this.#refuse(row, token, "before_work", r.code, r);
           throw r;

@@ -50,6 +50,8 @@ export class BullSource {
   /** BullMQ bounds the handlers (its concurrency); this bounds the jobs held while their outcomes are written. */
   readonly #slots: PoolSlots;
   readonly #conn: BullConnection;
+  /** Messages being processed (waiting for room, claiming, waiting for a handler slot or running). */
+  #inHand = 0;
 
   constructor(readonly o: BullSourceOptions) {
     this.#slots = new PoolSlots(o.concurrency);
@@ -81,16 +83,36 @@ export class BullSource {
   async #process(data: unknown): Promise<void> {
     const id = (data as { id?: unknown } | null)?.id;
     if (typeof id !== "string") return;
-    const slot = await this.#slots.takeWhenRoom();
-    let handed = false;
+    this.#adapt(+1);
     try {
-      handed = await this.#claimAndRun(id, slot);
-    } catch (err) {
-      // Never fail the message into BullMQ's failed list: the row stays queued and the reconciler re-dispatches it.
-      this.o.logger.warn({ code: "claim_failed", pool: this.o.pool, err: (err as Error).message }, "claim failed; the reconciler will re-dispatch");
+      const slot = await this.#slots.takeWhenRoom();
+      let handed = false;
+      try {
+        handed = await this.#claimAndRun(id, slot);
+      } catch (err) {
+        // Never fail the message into BullMQ's failed list: the row stays queued and the reconciler re-dispatches it.
+        this.o.logger.warn({ code: "claim_failed", pool: this.o.pool, err: (err as Error).message }, "claim failed; the reconciler will re-dispatch");
+      } finally {
+        if (!handed) slot.done(); // a run releases its own slot when its outcome is written
+      }
     } finally {
-      if (!handed) slot.done(); // a run releases its own slot when its outcome is written
+      this.#adapt(-1);
     }
+  }
+
+  /**
+   * BullMQ hands out as many messages as its `concurrency`; the handlers are bounded by the
+   * pool's slots (the runner waits for one). Every message slot busy means a backlog: take more
+   * messages at once (their claims share one statement), up to the slots' prefetch bound; none
+   * left in hand means drained: back to one message per handler.
+   */
+  #adapt(delta: 1 | -1): void {
+    this.#inHand += delta;
+    if (delta === 1 && this.#inHand >= this.worker.concurrency) this.#slots.claimed(1, 1);
+    else if (this.#inHand === 0) this.#slots.claimed(1, 0);
+    else return;
+    const want = this.o.concurrency + this.#slots.prefetch;
+    if (this.worker.concurrency !== want) this.worker.concurrency = want;
   }
 
   /** true when the row was claimed and handed to the runner (which then owns `slot`). */
@@ -99,12 +121,17 @@ export class BullSource {
     for (let attempt = 0; attempt < 4; attempt++) {
       const claimed = await this.#claims.run(id); // claimFor retries transient errors
       if (claimed) {
+        const claimedAt = performance.now();
         // Resolves when the handler has returned (or the job ended before it ran); the run goes on to persist.
         await new Promise<void>((handlerDone) => {
           o.runner
-            .run(claimed.row, claimed.auth, () => {
-              slot.handlerDone();
-              handlerDone();
+            .run(claimed.row, claimed.auth, {
+              claimedAt,
+              start: slot.start,
+              handlerDone: () => {
+                slot.handlerDone();
+                handlerDone();
+              },
             })
             .catch(() => undefined)
             .finally(() => {

@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL-only source (no Redis, JOB-2): a loop per pool that claims up
- * to its free slots (./slots.ts) in one statement (claimJobs, the shared claim) and hands
+ * to its free slots (./slots.ts: the free handler slots, plus more while a
+ * backlog lasts and the handlers are fast) in one statement (claimJobs, the shared claim) and hands
  * each row to the runner. It sleeps until a wake-up: a NOTIFY for its pool, a
  * finished job freeing a slot, or the poll timer (which also covers delayed
  * retries and a missed notification).
@@ -21,6 +22,7 @@ export class PostgresSource {
   #loop: Promise<void> | undefined;
 
   constructor(readonly o: PostgresSourceOptions) {
+    // Claims grow with the backlog (./slots.ts).
     this.#slots = new PoolSlots(o.concurrency, () => this.wake());
   }
 
@@ -49,9 +51,11 @@ export class PostgresSource {
         try {
           // The claim also reads what the recheck before work needs (one round trip for both).
           const rows = await claimFor(o, free);
+          const claimedAt = performance.now();
+          this.#slots.claimed(free, rows.length);
           for (const { row, auth } of rows) {
             const slot = this.#slots.take();
-            o.runner.run(row, auth, slot.handlerDone).catch(() => undefined).finally(slot.done);
+            o.runner.run(row, auth, { claimedAt, start: slot.start, handlerDone: slot.handlerDone }).catch(() => undefined).finally(slot.done);
           }
           // A full batch: more may be waiting, claim again at once. A partial one: the queue is drained; sleep until woken.
           if (rows.length === free) continue;
