@@ -122,10 +122,12 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
     const rows: QualityRow[] = [];
     const sweep: RecallQualityBench["sweep"] = [];
     const chosen: Record<string, number> = {};
-    const embedders: Array<[string, Embedder]> = [
-      ["hashing (local-hash-v3-256)", new LocalHashEmbedder(256)],
-      ["model (MiniLM-L6 int8)", new SentenceModelEmbedder()],
-    ];
+    const all: Record<string, [string, Embedder]> = {
+      hashing: ["hashing (local-hash-v3-256)", new LocalHashEmbedder(256)],
+      model: ["model (MiniLM-L6 int8)", new SentenceModelEmbedder()],
+    };
+    // RQ_EMBEDDERS=model,hashing: which embedders, in which order.
+    const embedders = (process.env.RQ_EMBEDDERS ?? "hashing,model").split(",").map((k) => all[k.trim()]!);
     for (const [label, embedder] of embedders) {
       // Embed every node for this model, as the embedding job does (a model change re-embeds everything).
       const memory = new RepositoryMemory({ repo: store, clock, embedder });
@@ -181,6 +183,9 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
         rows.push({ embedder: label, ranking: "dense", split, ...score(pick(dense.ranks)) });
         rows.push({ embedder: label, ranking: `fused (dense weight ${shipped})`, split, ...score(pick(fused.ranks)) });
       }
+      // Each embedder's rows as soon as they are known (a long run on a slow store reports as it goes).
+      note(`${label}: done`);
+      console.log(JSON.stringify({ embedder: label, rows: rows.filter((r) => r.embedder === label), sweep: sweep.filter((w) => w.embedder === label) }));
     }
     return { store: pglite ? "PGlite (PostgreSQL tables)" : "in-process", facts: triples.length, nodes: names.size, questions: usable.length, unlabelled, rows, sweep, chosen };
   } finally {
