@@ -118,8 +118,9 @@ export class SentenceModelEmbedder implements Embedder {
   readonly dim: number;
   readonly dir: string;
   /**
-   * RRF weight of this model's dense list against BM25's 1: the best of the dev-half sweep of
-   * bench/recall-quality.ts (0.5…4: dev hit@5 0.570 at 0.5, 0.575 at 1, 0.598 at 4).
+   * RRF weight of this model's dense list against BM25's 1, from the dev-half sweep of
+   * bench/recall-quality.ts (0.5…4: dev hit@5 0.537 at 0.5, 0.582 at 1, 0.593 at 3, 0.588 at 4 with
+   * the best MRR); held out, fused at 4 is above dense and BM25 at hit@5 (docs/memory.md).
    */
   readonly denseWeight = 4;
   /** The last inference, so batches run one at a time in this process. */
