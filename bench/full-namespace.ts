@@ -31,6 +31,16 @@ export function fullNamespaceTriples() {
   }));
 }
 
+/** `n` distinct code-like queries (word, kind, predicate; at most 1,280). */
+export function queryTexts(n: number): string[] {
+  const combos = WORDS.length * KINDS.length * PREDICATES.length;
+  if (n > combos) throw new Error(`at most ${combos} distinct queries`);
+  return Array.from({ length: n }, (_, i) => {
+    const j = (i * 37) % combos; // 37 is coprime to 1,280: i ↦ j is one-to-one
+    return `${WORDS[j % WORDS.length]} ${KINDS[Math.floor(j / WORDS.length) % KINDS.length]} ${PREDICATES[Math.floor(j / (WORDS.length * KINDS.length))]!.replace("_", " ")}`;
+  });
+}
+
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -41,8 +51,9 @@ export async function timeFullNamespaceRecall(engine: SessionMemoryEngine, now: 
   const triples = fullNamespaceTriples();
   for (let i = 0; i < triples.length; i += 128) await engine.upsert(scope, { triples: triples.slice(i, i + 128) });
   const snap = await engine.snapshot(scope);
-  const texts = Array.from({ length: queries }, (_, i) => `${WORDS[i % WORDS.length]} ${KINDS[(i * 3) % KINDS.length]} ${PREDICATES[i % PREDICATES.length]!.replace("_", " ")}`);
-  for (const q of texts.slice(0, 10)) await engine.recall(scope, { query: q, limit: 10 });
+  // Every query text differs (and differs from the warm-up's), so no cache of query embeddings answers a timed recall.
+  const texts = queryTexts(queries + 10);
+  for (const q of texts.splice(queries, 10)) await engine.recall(scope, { query: q, limit: 10 });
   // Modes interleaved query by query, so both see the same conditions on a shared machine.
   const byMode = new Map(modes.map((m) => [m, [] as number[]]));
   for (const q of texts) {

@@ -2,13 +2,13 @@
  * Recall quality on questions people ask (`BENCH_ONLY=recall-quality npm run bench`).
  *
  * The corpus is this repository's own code graph, built as an ingest job
- * builds it (walk → parse → buildCodeGraph) from the checkout's files and
- * stored through the durable repository store's contract (the in-process
- * adapter: the contract suites hold every adapter to the same candidate
- * sets, and PGlite answered ~0.5 s a question on the shared bench machine,
- * too slow for 358 questions × 14 rankings); every question goes through
+ * builds it (walk → parse → buildCodeGraph, doc comments included) from the
+ * checkout's files and stored in the embedded default's repository store:
+ * PostgreSQL tables on PGlite (`RQ_STORE=memory` uses the in-process adapter
+ * instead, for a quick run); every question goes through
  * `RepositoryMemory.recall`, the ranking `POST …/memory/recall` and the AI
- * tasks' retrieval use. The questions
+ * tasks' retrieval use, with the store's own candidate queries and its
+ * in-SQL dense search. The questions
  * (bench/recall-quality-set.ts) are written the way a developer or an agent
  * asks — paraphrases and synonyms, rarely the identifier's own words — each
  * with the symbols or files that answer it.
@@ -37,6 +37,9 @@ import { LocalHashEmbedder, type Embedder } from "../core/memory/embedder";
 import { RepositoryMemory } from "../core/memory/repository";
 import { SentenceModelEmbedder } from "../db/embedding/sentence-model";
 import { InMemoryRepositoryStore } from "../db/graph/memory/repository-store";
+import { PostgresRepositoryStore } from "../db/graph/postgres/repository-store";
+import { migrateToLatest, openDatabase } from "../db/database";
+import type { RepositoryMemoryStore } from "../core/memory/repository-store";
 import { MAX_RECALL_LIMIT } from "../core/limits";
 import { rrf } from "../core/recall/rrf";
 import { QUESTIONS } from "./recall-quality-set";
@@ -59,6 +62,7 @@ export interface QualityRow {
 }
 
 export interface RecallQualityBench {
+  store: string;
   facts: number;
   nodes: number;
   questions: number;
@@ -109,16 +113,21 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
   const unlabelled = labelled.filter((x) => x.missing.length === x.expected.size).map((x) => `${x.q} → ${x.missing.join(", ")}`);
   const usable = labelled.filter((x) => x.missing.length < x.expected.size);
 
-  {
-    const store = new InMemoryRepositoryStore();
+  const pglite = process.env.RQ_STORE !== "memory" ? await openDatabase({}) : undefined;
+  try {
+    if (pglite) await migrateToLatest(pglite.db);
+    const store: RepositoryMemoryStore = pglite ? new PostgresRepositoryStore(pglite.db) : new InMemoryRepositoryStore();
+    note(`${store.kind === "postgres" ? "PGlite" : "in-process"} store: writing ${triples.length} facts`);
     for (let i = 0; i < triples.length; i += 500) await store.upsertFacts(REPO, triples.slice(i, i + 500), { session_id: null }, Date.now());
     const rows: QualityRow[] = [];
     const sweep: RecallQualityBench["sweep"] = [];
     const chosen: Record<string, number> = {};
-    const embedders: Array<[string, Embedder]> = [
-      ["hashing (local-hash-v3-256)", new LocalHashEmbedder(256)],
-      ["model (MiniLM-L6 int8)", new SentenceModelEmbedder()],
-    ];
+    const all: Record<string, [string, Embedder]> = {
+      hashing: ["hashing (local-hash-v3-256)", new LocalHashEmbedder(256)],
+      model: ["model (MiniLM-L6 int8)", new SentenceModelEmbedder()],
+    };
+    // RQ_EMBEDDERS=model,hashing: which embedders, in which order.
+    const embedders = (process.env.RQ_EMBEDDERS ?? "hashing,model").split(",").map((k) => all[k.trim()]!);
     for (const [label, embedder] of embedders) {
       // Embed every node for this model, as the embedding job does (a model change re-embeds everything).
       const memory = new RepositoryMemory({ repo: store, clock, embedder });
@@ -174,15 +183,27 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
         rows.push({ embedder: label, ranking: "dense", split, ...score(pick(dense.ranks)) });
         rows.push({ embedder: label, ranking: `fused (dense weight ${shipped})`, split, ...score(pick(fused.ranks)) });
       }
+      // Each embedder's rows as soon as they are known (a long run on a slow store reports as it goes).
+      note(`${label}: done`);
+      console.log(JSON.stringify({ embedder: label, rows: rows.filter((r) => r.embedder === label), sweep: sweep.filter((w) => w.embedder === label) }));
     }
-    return { facts: triples.length, nodes: names.size, questions: usable.length, unlabelled, rows, sweep, chosen };
+    return { store: pglite ? "PGlite (PostgreSQL tables)" : "in-process", facts: triples.length, nodes: names.size, questions: usable.length, unlabelled, rows, sweep, chosen };
+  } finally {
+    await pglite?.close();
   }
 }
 
 export function printRecallQuality(r: RecallQualityBench): void {
-  console.log(`\n== recall quality: this repository's code graph (${r.facts} facts, ${r.nodes} nodes), ${r.questions} labelled questions, durable recall (RepositoryMemory.recall)`);
+  console.log(`\n== recall quality: this repository's code graph (${r.facts} facts, ${r.nodes} nodes), ${r.questions} labelled questions, durable recall (RepositoryMemory.recall) on the ${r.store} store`);
   if (r.unlabelled.length > 0) console.log(`(not scored, expected node no longer in the graph: ${r.unlabelled.length})\n  ${r.unlabelled.join("\n  ")}`);
   console.table(r.rows);
+  // Fused must not lose to the better of its two parts at hit@5 on the held-out half.
+  for (const e of new Set(r.rows.map((x) => x.embedder))) {
+    const held = r.rows.filter((x) => x.embedder === e && x.split === "held-out");
+    const of = (p: string) => held.find((x) => x.ranking.startsWith(p))!.hit5;
+    const best = Math.max(of("BM25"), of("dense"));
+    console.log(`held-out hit@5, ${e}: BM25 ${of("BM25")}, dense ${of("dense")}, fused ${of("fused")} — ${of("fused") >= best ? "fused ≥ the better part" : "FUSED BELOW THE BETTER PART"}`);
+  }
   console.log("== dense RRF weight sweep (dev half); best per embedder:", r.chosen);
   console.table(r.sweep);
 }

@@ -24,6 +24,12 @@
  *           `npm start` then did (`node bin/codesynapse.js start`, through tsx). Gives the
  *           before/after side by side in one run: RSS_BASELINE=4cfc3ef RSS_CONFIGS=base,start.
  * The closing table has one row per configuration and start.
+ *
+ * After the idle window of the first (fresh) run, the bench uses the server as a newcomer does
+ * (RSS_RECALL=0 skips it): `admin bootstrap` through the running server, a chat thread, one
+ * session-memory upsert and one recall over HTTP — the embedded default loads its sentence model
+ * there — then samples RSS_SECONDS / 2 more seconds and reports the steady RSS after the first
+ * recall beside the idle one.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -34,6 +40,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.RSS_SECONDS ?? 60);
 const RUNS = Number(process.env.RSS_RUNS ?? 2);
 const CONFIGS = (process.env.RSS_CONFIGS ?? (process.env.RSS_BASELINE ? "base,start" : "start")).split(",").map((s) => s.trim());
+const RECALL = process.env.RSS_RECALL !== "0";
 const STEADY_MB = 250;
 const PEAK_MB = 400;
 
@@ -139,7 +146,57 @@ function launchOf(config: string): Launch {
   }
 }
 
-async function measure(launch: Launch, dataDir: string, run: string): Promise<{ steady: number; peak: number; listening?: number }> {
+/** Samples the tree's RSS once a second for `seconds`, printing each; the samples and the peak. */
+async function sample(child: { pid?: number | undefined; exitCode: number | null }, seconds: number, stderr: () => string, mark: (s: number, n: number) => string): Promise<{ samples: number[]; peak: number }> {
+  const samples: number[] = [];
+  let peak = 0;
+  for (let s = 1; s <= seconds; s++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr()}`);
+    const m = memOf(child.pid!);
+    if (!m) continue;
+    samples.push(m.rss);
+    peak = Math.max(peak, m.hwm, m.rss);
+    console.log(`${String(s).padStart(3)}  ${mb(m.rss).padStart(7)}  ${m.procs}${mark(s, samples.length)}`);
+  }
+  return { samples, peak };
+}
+
+/**
+ * A newcomer's first recall against the running server: bootstrap (through the server, as
+ * examples/quickstart.sh does), a thread, one session-memory upsert, one recall. Answers the
+ * recall's `results` count.
+ */
+async function firstRecall(launch: Launch, base: string, dataDir: string): Promise<number> {
+  const boot = JSON.parse(
+    execFileSync(process.execPath, [path.join(launch.cwd, "bin", "codesynapse.js"), "admin", "bootstrap", "--org", "Acme", "--email", "dev@acme.test", "--repo", "webapp", "--json"], {
+      cwd: launch.cwd,
+      env: { ...cleanEnv(), CODESYNAPSE_DATA_DIR: dataDir },
+      encoding: "utf8",
+    }),
+  ) as { api_key: string };
+  const thread = `rss-${Date.now()}`;
+  const call = async (method: string, p: string, body: unknown, session = true) => {
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${boot.api_key}`, "content-type": "application/json", ...(session ? { "x-codesynapse-session": thread, "x-codesynapse-parent-session": thread } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${p} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  await call("POST", "/api/v1/execution/sessions", { session_id: thread }, false);
+  await call("POST", "/api/v1/repos/webapp/session-memory", {
+    triples: [
+      { subject: "AuthService", subject_type: "class", predicate: "verifies", object: "bearer tokens", object_type: "concept" },
+      { subject: "ApiKeyStore", subject_type: "class", predicate: "hashes", object: "api keys", object_type: "concept" },
+    ],
+  });
+  const r = await call("POST", "/api/v1/repos/webapp/session-memory/recall", { query: "Where are tokens verified?" });
+  return (r.results as unknown[]).length;
+}
+
+async function measure(launch: Launch, dataDir: string, run: string, recall = false): Promise<{ steady: number; peak: number; listening?: number; afterRecall?: { steady: number; peak: number } }> {
   const child = spawn(launch.command, launch.args, {
     cwd: launch.cwd,
     env: { ...cleanEnv(), ...launch.env, CODESYNAPSE_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info" },
@@ -147,26 +204,31 @@ async function measure(launch: Launch, dataDir: string, run: string): Promise<{ 
     detached: true,
   });
   let listeningAt: number | undefined;
+  let base: string | undefined;
   const started = Date.now();
   child.stdout.on("data", (d: Buffer) => {
-    if (listeningAt === undefined && d.toString().includes('"msg":"listening"')) listeningAt = (Date.now() - started) / 1000;
+    const text = d.toString();
+    if (listeningAt === undefined && text.includes('"msg":"listening"')) {
+      listeningAt = (Date.now() - started) / 1000;
+      base = /"url":"([^"]+)"/.exec(text)?.[1];
+    }
   });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  const samples: number[] = [];
-  let peak = 0;
   console.log(`\n${launch.label}, ${run}: pid ${child.pid}, data dir ${dataDir}`);
   console.log("  s   RSS  processes");
+  let samples: number[];
+  let peak: number;
+  let afterRecall: { steady: number; peak: number } | undefined;
   try {
-    for (let s = 1; s <= SECONDS; s++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-      const m = memOf(child.pid!);
-      if (!m) continue;
-      samples.push(m.rss);
-      peak = Math.max(peak, m.hwm, m.rss);
-      const mark = listeningAt !== undefined && samples.length === Math.ceil(listeningAt) ? "  (listening)" : "";
-      console.log(`${String(s).padStart(3)}  ${mb(m.rss).padStart(7)}  ${m.procs}${mark}`);
+    ({ samples, peak } = await sample(child, SECONDS, () => stderr, (_, n) => (listeningAt !== undefined && n === Math.ceil(listeningAt) ? "  (listening)" : "")));
+    if (recall) {
+      if (!base) throw new Error("the server never logged its listening url");
+      const n = await firstRecall(launch, base, dataDir);
+      console.log(`first recall answered (${n} results); sampling ${Math.ceil(SECONDS / 2)} s more`);
+      const after = await sample(child, Math.ceil(SECONDS / 2), () => stderr, () => "");
+      afterRecall = { steady: median(after.samples.slice(Math.floor(after.samples.length / 3))), peak: after.peak };
+      console.log(`${launch.label}, ${run}: after the first recall peak ${mb(afterRecall.peak)}; steady ${mb(afterRecall.steady)}`);
     }
   } finally {
     // The whole group: `npm start` forwards SIGTERM, but a stray child must not outlive the bench.
@@ -179,7 +241,7 @@ async function measure(launch: Launch, dataDir: string, run: string): Promise<{ 
   const tail = samples.length - Math.floor((samples.length * 2) / 3);
   const steady = median(samples.slice(Math.floor((samples.length * 2) / 3)));
   console.log(`${launch.label}, ${run}: listening after ${listeningAt?.toFixed(1) ?? "—"} s; peak ${mb(peak)}; steady (median of the last ${tail} s) ${mb(steady)}`);
-  return { steady, peak, ...(listeningAt !== undefined ? { listening: listeningAt } : {}) };
+  return { steady, peak, ...(listeningAt !== undefined ? { listening: listeningAt } : {}), ...(afterRecall ? { afterRecall } : {}) };
 }
 
 if (CONFIGS.some((c) => c === "start" || c === "npm")) {
@@ -194,14 +256,15 @@ for (const config of CONFIGS) {
   try {
     for (let run = 1; run <= RUNS; run++) {
       const label = run === 1 ? "fresh data dir" : `restart ${run - 1} (same data dir)`;
-      const r = await measure(launch, dataDir, label);
+      const r = await measure(launch, dataDir, label, RECALL && run === 1);
       const within = r.peak <= PEAK_MB && r.steady <= STEADY_MB;
-      rows.push(`| ${launch.label} | ${run === 1 ? "fresh" : `restart ${run - 1}`} | ${mb(r.peak)} | ${mb(r.steady)} | ${r.listening?.toFixed(1) ?? "—"} s | ${within ? "within" : "OVER"} |`);
+      const after = r.afterRecall ? `${mb(r.afterRecall.steady)} (peak ${mb(r.afterRecall.peak)})` : "—";
+      rows.push(`| ${launch.label} | ${run === 1 ? "fresh" : `restart ${run - 1}`} | ${mb(r.peak)} | ${mb(r.steady)} | ${r.listening?.toFixed(1) ?? "—"} s | ${within ? "within" : "OVER"} | ${after} |`);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     if (config === "base") rmSync(launch.cwd, { recursive: true, force: true });
   }
 }
-console.log(`\n| configuration | start | peak | steady | listening after | budget (peak ≤ ${PEAK_MB} MB, steady ≤ ${STEADY_MB} MB) |\n|---|---|---|---|---|---|`);
+console.log(`\n| configuration | start | peak | steady | listening after | budget (peak ≤ ${PEAK_MB} MB, steady ≤ ${STEADY_MB} MB) | steady after the first recall |\n|---|---|---|---|---|---|---|`);
 for (const row of rows) console.log(row);

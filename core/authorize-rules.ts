@@ -127,6 +127,11 @@ export function decide(q: AuthQuery, row: AuthRow | undefined, now: Date): Decis
   return decision;
 }
 
+/**
+ * Verifies the presented credential against the row: an API key (bearer token) by its SHA-256,
+ * compared in constant time, then not revoked; a sign-in token by its live login session; a
+ * recorded principal by its key or session still being its own and valid.
+ */
 function checkCredential(c: Credential, r: AuthRow, now: Date): ErrorCode | undefined {
   const signInEnded = () => r.login_revoked_at !== null || r.login_expires_at === null || r.login_expires_at.getTime() <= now.getTime();
   switch (c.kind) {

@@ -68,6 +68,7 @@ const NEO4J_OR_MILVUS_VECTOR_INDEX: MethodNames<SessionVectorIndex> = {
   ping: true,
   upsert: true,
   search: true,
+  searchPending: false,
   deleteScope: true,
   deleteSession: true,
   deleteExpired: true,

@@ -9,10 +9,8 @@ import { createLogger, type Logger } from "../core/log";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { createApp } from "../api/app";
 import { createRateLimits } from "../core/rate-limit";
-import { redisLimiterStore } from "../db/redis-rate-limits";
 import { buildMemoryServices } from "./memory";
 import { createProviderGates, hasProviderLimits } from "../core/provider-limits";
-import { redisProviderLimitStores } from "../db/redis-provider-limits";
 import { memoryCleaner } from "../core/memory/services";
 import type { AppContext } from "../api/context";
 import { SessionCleaners } from "../core/retention/cleaners";
@@ -64,12 +62,13 @@ export async function startPlatform(
   const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
   if (opts.serve) {
     // Rate limits shared by every API node through Redis when there is one (core/rate-limit.ts).
-    const limits = createRateLimits(config, config.REDIS_URL ? redisLimiterStore(config.REDIS_URL, logger) : undefined);
+    // ioredis loads only when there is a Redis (the embedded default has none).
+    const limits = createRateLimits(config, config.REDIS_URL ? (await import("../db/redis-rate-limits")).redisLimiterStore(config.REDIS_URL, logger) : undefined);
     ctx.limits = limits;
     ctx.closers!.push(() => limits.close());
   }
   // Provider limits (docs/jobs.md): shared by every process through Redis when there is one.
-  const gates = createProviderGates(config, ...(config.REDIS_URL && hasProviderLimits(config) ? [redisProviderLimitStores(config.REDIS_URL, logger)] : []));
+  const gates = createProviderGates(config, ...(config.REDIS_URL && hasProviderLimits(config) ? [(await import("../db/redis-provider-limits")).redisProviderLimitStores(config.REDIS_URL, logger)] : []));
   ctx.closers!.push(() => gates.close());
   ctx.memory = buildMemoryServices(config, database.db, clock, logger, gates);
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.

@@ -5,8 +5,8 @@
 import type { Clock } from "../core/clock";
 import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
-import { BullMqDispatcher, type BullOptions } from "./dispatch/bullmq";
-import type { Dispatcher } from "./dispatch/dispatcher";
+import type { BullMqDispatcher, BullOptions } from "./dispatch/bullmq";
+import type { Dispatcher, DispatchItem, RedispatchResult } from "./dispatch/dispatcher";
 import { PostgresDispatcher } from "./dispatch/postgres";
 import type { JobRegistry } from "./registry";
 import type { JobQueue } from "./submit";
@@ -28,6 +28,38 @@ export function createJobQueue(o: {
 }): QueueSetup {
   const target = o.redisCluster && o.redisCluster.length > 0 ? { cluster: o.redisCluster } : o.redisUrl ? { url: o.redisUrl } : undefined;
   const bull = target ? { ...target, ...(o.bullPrefix ? { prefix: o.bullPrefix } : {}) } : undefined;
-  const dispatcher: Dispatcher = bull ? new BullMqDispatcher(bull) : new PostgresDispatcher(o.db);
+  const dispatcher: Dispatcher = bull ? new LazyBullMqDispatcher(bull) : new PostgresDispatcher(o.db);
   return { queue: { db: o.db, clock: o.clock, registry: o.registry, dispatcher, logger: o.logger }, bull };
+}
+
+/**
+ * BullMQ dispatch whose module (BullMQ, ioredis: ~30 MB of an idle process) is imported on first
+ * use, so a process that never dispatches through Redis never loads it. Same calls, same results
+ * and errors as `BullMqDispatcher`, which `real()` gives (the operators' BullMQ board uses it).
+ */
+export class LazyBullMqDispatcher implements Dispatcher {
+  readonly kind = "bullmq" as const;
+  #real: Promise<BullMqDispatcher> | undefined;
+
+  constructor(private readonly bull: BullOptions) {}
+
+  real(): Promise<BullMqDispatcher> {
+    return (this.#real ??= import("./dispatch/bullmq").then((m) => new m.BullMqDispatcher(this.bull)));
+  }
+
+  async dispatch(items: readonly DispatchItem[], now: Date): Promise<void> {
+    return (await this.real()).dispatch(items, now);
+  }
+
+  async redispatch(items: readonly DispatchItem[], now: Date): Promise<RedispatchResult[]> {
+    return (await this.real()).redispatch(items, now);
+  }
+
+  async ping(): Promise<void> {
+    return (await this.real()).ping();
+  }
+
+  async close(): Promise<void> {
+    if (this.#real) await (await this.#real).close();
+  }
 }

@@ -23,7 +23,7 @@ import { findCancelRequested } from "../queues/sql/findCancelRequested";
 import { upsertSchedule } from "../queues/sql/upsertSchedule";
 import type { JobHandler, PersistStores } from "./handler";
 import { JobRunner } from "./runner";
-import { BullSource } from "./sources/bullmq";
+import type { BullSource } from "./sources/bullmq";
 import { PostgresSource } from "./sources/postgres";
 
 export const DEFAULT_CONCURRENCY: Record<Pool, number> = { ingest: 2, ai: 4, embedding: 2, fix: 1, cleanup: 1 };
@@ -118,13 +118,15 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
 
   const pgSources = new Map<string, PostgresSource>();
   const bullSources: BullSource[] = [];
+  // BullMQ (and ioredis) load only when dispatch uses them: the embedded default never imports them.
+  const bull = o.dispatcher.kind === "bullmq" ? await import("./sources/bullmq") : undefined;
   for (const pool of pools) {
     const concurrency = o.concurrency?.[pool] ?? DEFAULT_CONCURRENCY[pool];
     const fair = fairOf(o.fair, pool);
     const common = { db, clock, logger, pool, concurrency, leaseMs, runner, ...(fair ? { fair } : {}) };
     if (o.dispatcher.kind === "bullmq") {
-      if (!o.bull) throw new Error("BullMQ dispatch needs its Redis options");
-      bullSources.push(new BullSource({ ...common, bull: o.bull }));
+      if (!o.bull || !bull) throw new Error("BullMQ dispatch needs its Redis options");
+      bullSources.push(new bull.BullSource({ ...common, bull: o.bull }));
     } else {
       pgSources.set(pool, new PostgresSource({ ...common, pollMs: o.pollMs ?? 1000 }).start());
     }

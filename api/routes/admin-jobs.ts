@@ -11,11 +11,8 @@
  *   /admin/queues  BullMQ's board (@bull-board/express) when REDIS_URL is set;
  *                  without Redis a page that says dispatch runs from the rows.
  */
-import { createBullBoard } from "@bull-board/api";
-import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { ExpressAdapter } from "@bull-board/express";
 import { Router, type Request, type RequestHandler } from "express";
-import { BullMqDispatcher } from "../../queues/dispatch/bullmq";
+import { LazyBullMqDispatcher } from "../../queues/service";
 import { POOLS } from "../../queues/jobs";
 import { authenticate } from "../../core/auth/authenticate";
 import { AppError, coerceError } from "../../core/errors";
@@ -277,11 +274,27 @@ ${filters}<div id="flash" role="status"></div>
   );
 
   const dispatcher = ctx.jobs?.dispatcher;
-  if (dispatcher instanceof BullMqDispatcher) {
-    const serverAdapter = new ExpressAdapter();
-    serverAdapter.setBasePath("/admin/queues");
-    createBullBoard({ queues: dispatcher.queues(POOLS).map((q) => new BullMQAdapter(q, { readOnlyMode: false })), serverAdapter });
-    r.use("/admin/queues", ...admin, serverAdapter.getRouter());
+  if (dispatcher instanceof LazyBullMqDispatcher) {
+    // The board (and BullMQ) load on the first authorised request to it, not at start.
+    let board: Promise<Router> | undefined;
+    const load = async (): Promise<Router> => {
+      const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }, real] = await Promise.all([
+        import("@bull-board/api"),
+        import("@bull-board/api/bullMQAdapter"),
+        import("@bull-board/express"),
+        dispatcher.real(),
+      ]);
+      const serverAdapter = new ExpressAdapter();
+      serverAdapter.setBasePath("/admin/queues");
+      createBullBoard({ queues: real.queues(POOLS).map((q) => new BullMQAdapter(q, { readOnlyMode: false })), serverAdapter });
+      return serverAdapter.getRouter() as Router;
+    };
+    r.use("/admin/queues", ...admin, (req, res, next) => {
+      (board ??= load().catch((err: unknown) => {
+        board = undefined;
+        throw err;
+      })).then((router) => router(req, res, next), next);
+    });
   } else {
     r.get(
       "/admin/queues",

@@ -56,6 +56,7 @@ function actorOf(c: Caller, tokenHash: string | null): Actor {
   return { ...c, loginTokenHash: c.kind === "browser" ? tokenHash : null };
 }
 
+/** Verifies a request's bearer token (an API key) or sign-in cookie token and answers who is calling. */
 export async function authenticate(db: Db, clock: Clock, creds: Credentials): Promise<Actor> {
   const { credential, tokenHash } = credentialOf(creds);
   return actorOf((await resolveQuery(db, clock, { credential })).caller, tokenHash);

@@ -7,7 +7,11 @@
  *  - `imports`: file → file, where the specifier resolves to a file of the snapshot;
  *  - `calls`: symbol (or file, for file-level code) → function, method or
  *    class (a constructor call) it calls;
- *  - `references`: symbol (or file) → class or interface whose name it uses.
+ *  - `references`: symbol (or file) → class or interface whose name it uses;
+ *  - `documented_as`: symbol or file → a `code.doc` node named by the first sentences of its doc
+ *    comment, docstring or leading file comment (redacted like every name, ≤200 characters), so
+ *    recall matches what the code does in the words its authors used ("Verifies a bearer token")
+ *    and not only its identifiers; equal texts share one node.
  * Every triple carries `source: "ingest"`, so a re-ingest can prune what the
  * previous snapshot had and this one has not.
  *
@@ -18,7 +22,7 @@
  * first level where it matches is ambiguous and left out.
  *
  * Node types are `code.repository`, `code.file`, `code.package`, `code.module`,
- * `code.class`, `code.interface`, `code.function`, `code.method`; a symbol's
+ * `code.class`, `code.interface`, `code.function`, `code.method`, `code.doc`; a symbol's
  * name is `<file>#<Parent.member>` (unique per repository, and its words
  * match recall).
  */
@@ -31,6 +35,8 @@ import { giveTurn } from "../turn";
 import type { ParsedFile } from "./parse";
 
 export const INGEST_SOURCE = "ingest";
+/** symbol or file → `code.doc` node named by what its doc comment says (recall reads and embeds it). */
+export const DOC_PREDICATE = "documented_as";
 export const CODE_TYPE_PREFIX = "code.";
 
 export interface GraphFile {
@@ -165,11 +171,16 @@ export async function buildCodeGraph(repoId: string, repoName: string, files: Gr
     await giveTurn();
     const symbols = f.parsed?.symbols ?? [];
     const symbolNames = symbols.map((s) => `${f.path}#${qualifiedOf(s)}`);
-    const clean = await cleanNames([f.path, ...symbolNames]);
+    const docs = [f.parsed?.doc, ...symbols.map((s) => s.doc)].filter((d): d is string => d !== undefined);
+    const clean = await cleanNames([f.path, ...symbolNames, ...docs]);
     const fileNode = node(`${CODE_TYPE_PREFIX}file`, clean.get(f.path)!);
     fileNodes.set(f.path, fileNode);
     edge(repo, "contains", fileNode);
     if (!f.parsed) continue;
+    const documented = (n: NodeRef | null, doc: string | undefined) => {
+      if (doc !== undefined) edge(n, DOC_PREDICATE, node(`${CODE_TYPE_PREFIX}doc`, clean.get(doc)!));
+    };
+    documented(fileNode, f.parsed.doc);
     if (f.parsed.module) {
       const dir = path.dirname(f.path);
       const pkg = f.parsed.language === "go" && goModule ? (dir === "." ? goModule : `${goModule}/${dir}`) : f.parsed.module;
@@ -182,6 +193,7 @@ export async function buildCodeGraph(repoId: string, repoName: string, files: Gr
       const owner = s.parent ? own.byQualified.get(s.parent) : undefined;
       edge(owner ?? fileNode, "contains", n);
       if (!n) return;
+      documented(n, s.doc);
       const entry = { kind: s.kind, node: n };
       own.bySimple.set(s.name, [...(own.bySimple.get(s.name) ?? []), entry]);
       const g = global.get(s.name);

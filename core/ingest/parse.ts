@@ -18,6 +18,8 @@ export interface CodeSymbol {
   /** The enclosing class for methods. */
   parent?: string;
   line: number;
+  /** What the symbol's doc comment (or Python docstring) says, cleaned and bounded (./doc-comments.ts). */
+  doc?: string;
 }
 
 export interface ParsedFile {
@@ -31,6 +33,8 @@ export interface ParsedFile {
   references?: CodeUse[];
   /** The package the file declares (Go `package`, Java `package`). */
   module?: string;
+  /** What the file's leading comment or module docstring says (./doc-comments.ts). */
+  doc?: string;
 }
 
 export interface CodeUse {

@@ -10,12 +10,13 @@
  */
 import type { Node } from "web-tree-sitter";
 import { INGEST_MAX_SYMBOLS_PER_FILE, INGEST_MAX_USES_PER_FILE } from "../limits";
+import { fileDoc, symbolDoc } from "./doc-comments";
 import { parserFor, type Grammar } from "./grammars";
 import type { CodeSymbol, CodeUse, ParsedFile } from "./parse";
 import { visitGo, visitJava, visitPython, visitRust, visitTypeScript, type Scope, type Visitor } from "./syntax-rules";
 
-/** Bumped when the rules change what a file yields: cached parses of another version are parsed again. */
-export const SYNTAX_PARSER = "tree-sitter/1";
+/** Bumped when the rules change what a file yields: cached parses of another version are parsed again (2: doc comments). */
+export const SYNTAX_PARSER = "tree-sitter/2";
 
 const BY_EXT: Record<string, { grammar: Grammar; language: string; visit: Visitor }> = {};
 const add = (exts: string[], grammar: Grammar, language: string, visit: Visitor) => {
@@ -85,9 +86,22 @@ export async function parseSyntax(file: string, text: string): Promise<ParsedFil
   const parser = await parserFor(syntax.grammar);
   const tree = parser.parse(text);
   if (!tree) return { language: syntax.language, symbols: [], imports: [], calls: [], references: [] };
+  let parsed: ParsedFile;
   try {
-    return readTree(tree.rootNode, syntax.language, syntax.visit);
+    parsed = readTree(tree.rootNode, syntax.language, syntax.visit);
   } finally {
     tree.delete();
   }
+  return withDocs(parsed, text);
+}
+
+/** The file's and each symbol's documentation, read from the lines around their declarations. */
+export function withDocs(parsed: ParsedFile, text: string): ParsedFile {
+  const lines = text.split("\n");
+  const doc = fileDoc(lines, parsed.language);
+  const symbols = parsed.symbols.map((s) => {
+    const d = symbolDoc(lines, s.line, parsed.language);
+    return d === undefined || d === doc ? s : { ...s, doc: d };
+  });
+  return { ...parsed, symbols, ...(doc !== undefined ? { doc } : {}) };
 }

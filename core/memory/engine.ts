@@ -599,9 +599,14 @@ export class SessionMemoryEngine {
     const { vectors, embedder } = this.deps;
     if (!vectors || !embedder) return [];
     try {
-      const [q] = await embedder.embed(scope.identity, [query]);
-      if (!q) return [];
-      return await vectors.search(key, q, { model: embedder.model, limit: Math.min(1024, Math.max(64, limit * 8)), now: this.now() });
+      // The model that serves (a fallback decides on its first use), then the query's one embedding;
+      // an index that can reads the scope's rows meanwhile.
+      await embedder.status?.();
+      const pending = embedder.embed(scope.identity, [query]).then(([q]) => q ?? []);
+      const opts = { model: embedder.model, limit: Math.min(1024, Math.max(64, limit * 8)), now: this.now() };
+      if (vectors.searchPending) return await vectors.searchPending(key, pending, opts);
+      const q = await pending;
+      return q.length === 0 ? [] : await vectors.search(key, q, opts);
     } catch (err) {
       this.warn("vector_search_failed", err);
       return [];

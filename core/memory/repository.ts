@@ -308,7 +308,9 @@ export class RepositoryMemory {
     assertAuthorisedIdentity(identity);
     const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
     const tokens = [...new Set(tokenize(input.query))].slice(0, 32);
-    const lexical = await this.deps.repo.factsMatching(repoId, tokens, REPO_RECALL_CANDIDATES);
+    // The lexical candidates do not depend on the query's vector: the store reads them while it is embedded.
+    const lexicalRead = this.deps.repo.factsMatching(repoId, tokens, REPO_RECALL_CANDIDATES);
+    lexicalRead.catch(() => undefined);
     const sims = new Map<string, number>();
     const { embedder } = this.deps;
     if (embedder && input.mode !== "lexical") {
@@ -326,6 +328,7 @@ export class RepositoryMemory {
         this.deps.onWarning?.("vector_search_failed", err instanceof AppError ? err.code : "internal");
       }
     }
+    const lexical = await lexicalRead;
     const dense = sims.size > 0 ? await this.deps.repo.factsTouching(repoId, [...sims.keys()], REPO_RECALL_CANDIDATES) : [];
     let candidates: RepoFact[] = [...lexical, ...dense];
     if (input.asOf !== undefined) {

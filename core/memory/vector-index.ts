@@ -39,6 +39,12 @@ export interface SessionVectorIndex {
   ping?(): Promise<void>;
   upsert(records: VectorRecord[]): Promise<void>;
   search(key: ScopeKey, vector: number[], opts: { model: string; limit: number; now: number }): Promise<VectorHit[]>;
+  /**
+   * Optional: `search` for a query vector still being computed. An index that reads the scope's
+   * rows regardless of the query (the local index on PostgreSQL) starts that read at once, so the
+   * store works while the query is embedded; the result is the same as `search` with the vector.
+   */
+  searchPending?(key: ScopeKey, vector: Promise<number[]>, opts: { model: string; limit: number; now: number }): Promise<VectorHit[]>;
   /** Removes every vector of one namespace (after a clear). */
   deleteScope(key: ScopeKey): Promise<void>;
   /** Cleanup: removes up to `batch` vectors of the session (any namespace). Call until `done`. */

@@ -64,6 +64,15 @@ export const MINILM_L6_INT8: SentenceModelSpec = {
 /** Texts embedded per ONNX run (the embedding pool's batches are split into these). */
 export const MODEL_BATCH = 32;
 
+/**
+ * Query vectors kept per process: a recall's query, asked again by the same principal within
+ * QUERY_CACHE_MS (an AI task recalls the repository's memory and then the session's with the
+ * same question), is not embedded twice. Keyed by tenant and subject as well as the text, so one
+ * caller's timing never tells another what was asked; the model is fixed per embedder instance.
+ */
+export const QUERY_CACHE_SIZE = 256;
+export const QUERY_CACHE_MS = 5 * 60_000;
+
 /** The models/ folder: EMBEDDING_MODEL_DIR, else the first `models/<folder>` above this file (sources or dist/). */
 export function modelDir(spec: SentenceModelSpec, override?: string): string {
   if (override) return override;
@@ -109,12 +118,15 @@ export class SentenceModelEmbedder implements Embedder {
   readonly dim: number;
   readonly dir: string;
   /**
-   * RRF weight of this model's dense list against BM25's 1: the best of the dev-half sweep of
-   * bench/recall-quality.ts (0.5…4: dev hit@5 0.570 at 0.5, 0.575 at 1, 0.598 at 4).
+   * RRF weight of this model's dense list against BM25's 1, from the dev-half sweep of
+   * bench/recall-quality.ts (0.5…4: dev hit@5 0.537 at 0.5, 0.582 at 1, 0.593 at 3, 0.588 at 4 with
+   * the best MRR); held out, fused at 4 is above dense and BM25 at hit@5 (docs/memory.md).
    */
   readonly denseWeight = 4;
   /** The last inference, so batches run one at a time in this process. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Recent single-text (query) embeddings, least recently used first: key → vector and when it was computed. */
+  private readonly recent = new Map<string, { at: number; vector: number[] }>();
 
   constructor(
     readonly spec: SentenceModelSpec = MINILM_L6_INT8,
@@ -172,6 +184,27 @@ export class SentenceModelEmbedder implements Embedder {
     assertAuthorisedIdentity(identity);
     if (signal?.aborted) throw new AppError("canceled");
     if (texts.length === 0) return [];
+    if (texts.length === 1) return [await this.embedQuery(identity, texts[0]!, signal)];
+    return this.embedMany(texts, signal);
+  }
+
+  /** One text (a recall's query), through the per-principal cache. */
+  private async embedQuery(identity: Identity, text: string, signal?: AbortSignal): Promise<number[]> {
+    const key = `${identity.tenant_id}\u0000${identity.subject_id}\u0000${text}`;
+    const now = Date.now();
+    const hit = this.recent.get(key);
+    this.recent.delete(key);
+    if (hit && now - hit.at < QUERY_CACHE_MS) {
+      this.recent.set(key, hit);
+      return hit.vector.slice();
+    }
+    const [vector] = await this.embedMany([text], signal);
+    this.recent.set(key, { at: now, vector: vector!.slice() });
+    while (this.recent.size > QUERY_CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
+    return vector!;
+  }
+
+  private async embedMany(texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const m = await this.load();
     const encoded = texts.map((t) => m.encode(humanise(t) || t));
     // Similar lengths share a batch, so padding stays small.

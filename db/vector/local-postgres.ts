@@ -144,9 +144,11 @@ export class PostgresVectorRows implements VectorRows {
    * matches, a zero vector scores 0. Each row arrives as one bytea buffer, so a recall costs one
    * indexed read of the scope and a few hundred thousand multiply-adds, not a text parse.
    */
-  async nearest(key: ScopeKey, model: string, now: number, vector: number[], limit: number): Promise<VectorHit[]> {
+  async nearest(key: ScopeKey, model: string, now: number, query: number[] | Promise<number[]>, limit: number): Promise<VectorHit[]> {
+    // The rows do not depend on the query: their read starts first, and the store answers while a pending query is embedded.
+    const [all, vector] = await Promise.all([this.#rows(key, model), query]);
     if (vector.length === 0) return [];
-    const rows = (await this.#rows(key, model)).filter((r) => r.expires_at > now && r.vector.length === vector.length);
+    const rows = all.filter((r) => r.expires_at > now && r.vector.length === vector.length);
     let qq = 0;
     for (const x of vector) qq += x * x;
     const hits: VectorHit[] = [];

@@ -23,7 +23,7 @@ export interface VectorRows {
    * where the rows live, returning only the best `limit` hits (used by the
    * PostgreSQL rows so a recall does not ship every vector of the scope).
    */
-  nearest?(key: ScopeKey, model: string, now: number, vector: number[], limit: number): Promise<VectorHit[]>;
+  nearest?(key: ScopeKey, model: string, now: number, vector: number[] | Promise<number[]>, limit: number): Promise<VectorHit[]>;
   deleteSession(tenantId: string, sessionId: string, batch: number): Promise<PurgeResult>;
   deleteExpired(now: number, batch: number): Promise<PurgeResult>;
 }
@@ -36,9 +36,14 @@ export class LocalVectorIndex implements SessionVectorIndex {
     return records.length === 0 ? Promise.resolve() : this.rows.put(records);
   }
 
-  async search(key: ScopeKey, vector: number[], opts: { model: string; limit: number; now: number }): Promise<VectorHit[]> {
-    if (this.rows.nearest) return this.rows.nearest(key, opts.model, opts.now, vector, Math.min(opts.limit, MAX_ENTITIES_PER_NAMESPACE));
-    const rows = await this.rows.scan(key, opts.model, opts.now, MAX_ENTITIES_PER_NAMESPACE);
+  search(key: ScopeKey, vector: number[], opts: { model: string; limit: number; now: number }): Promise<VectorHit[]> {
+    return this.searchPending(key, Promise.resolve(vector), opts);
+  }
+
+  /** The scope's rows are read while the query vector is still being computed (one store round trip off the recall's path). */
+  async searchPending(key: ScopeKey, pending: Promise<number[]>, opts: { model: string; limit: number; now: number }): Promise<VectorHit[]> {
+    if (this.rows.nearest) return this.rows.nearest(key, opts.model, opts.now, pending, Math.min(opts.limit, MAX_ENTITIES_PER_NAMESPACE));
+    const [rows, vector] = await Promise.all([this.rows.scan(key, opts.model, opts.now, MAX_ENTITIES_PER_NAMESPACE), pending]);
     const hits: VectorHit[] = [];
     for (const r of rows) {
       const score = cosine(vector, r.vector);
