@@ -32,6 +32,8 @@ COPY tsconfig.json ./
 # @codesynapse/client (the stdio forwarder's HTTP calls): bundled into dist/ like our own code.
 COPY clients ./clients
 COPY scripts ./scripts
+# scripts/build.mjs refuses an unsupported Node first, with the launcher's check (bin/supported-node.js).
+COPY bin ./bin
 COPY main ./main
 COPY api ./api
 COPY ops ./ops

@@ -1,7 +1,9 @@
 /**
  * The interactive API reference at GET /api/reference in a real headless
- * Chromium (playwright-core + Debian's chromium): it renders every operation of
- * the catalog from GET /api/openapi.json, every request it makes stays on the
+ * Chromium (playwright-core + Debian's chromium): its sidebar lists every operation
+ * of the catalog from GET /api/openapi.json and scrolling the page renders each
+ * one (Scalar renders the sections progressively, as they come into view), its
+ * API client sends a request same-origin, every request it makes stays on the
  * server's origin (the bundle comes from node_modules through this server, no
  * CDN, no font host), and it runs under its Content-Security-Policy with no
  * console error and no violation. The policy is enforced (a cross-origin fetch
@@ -92,12 +94,21 @@ describeInChromium("the API reference page in headless Chromium", () => {
     // Rendered: the document's title and the first operation's title are on the page.
     await page.getByRole("heading", { name: "CodeSynapse execution platform" }).waitFor({ timeout: 30_000 });
     await page.getByText(expected[0]!.title).first().waitFor({ timeout: 30_000 });
-    // The reference renders its sections progressively: poll until every operation is on the page.
-    const missing = async () => {
-      const text = await page.locator("body").innerText();
+    // The sidebar names every operation, in one link each, from the start.
+    const sidebar = page.getByRole("complementary", { name: /^Sidebar for / });
+    const sidebarMissing = async () => {
+      const text = await sidebar.innerText();
+      return expected.filter((o) => !text.includes(o.title));
+    };
+    await expect.poll(sidebarMissing, { timeout: 30_000 }).toEqual([]);
+    // The page renders an operation's section (title and operationId) as it scrolls into view and keeps it:
+    // scroll a screen at a time, as a reader would, until every operation has been rendered.
+    const missingAfterScroll = async () => {
+      await page.evaluate("window.scrollBy(0, window.innerHeight)");
+      const text = await page.getByRole("main").innerText();
       return expected.filter((o) => !text.includes(o.title) || !text.includes(o.operationId));
     };
-    await expect.poll(missing, { timeout: 30_000 }).toEqual([]);
+    await expect.poll(missingAfterScroll, { timeout: 90_000, interval: 250 }).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, "api-reference.png") });
 
     const origin = new URL(srv.url).origin;
@@ -108,7 +119,7 @@ describeInChromium("the API reference page in headless Chromium", () => {
     expect(seen.consoleErrors).toEqual([]);
     expect(seen.violations.filter((v) => !isZodEvalProbe(v, new URL(srv.url).origin))).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 150_000);
 
   it("sends a request from its API client to this server, same-origin, and shows the answer", async () => {
     const a = await seedAccount(database.db);
@@ -117,22 +128,27 @@ describeInChromium("the API reference page in headless Chromium", () => {
     const { page, seen } = await watchedPage(browser);
     await page.goto(`${srv.url}${REFERENCE_PATH}`);
     await page.getByRole("heading", { name: "CodeSynapse execution platform" }).waitFor({ timeout: 30_000 });
-    // The first operation is execution.identity ("Who am I"): open it in the built-in client.
-    await page.getByRole("button", { name: /Test Request.*\/api\/v1\/execution\/identity/ }).click();
+    // execution.identity ("Who am I"): go to it from the sidebar (which renders its section) and open it in the built-in client.
+    await page.getByRole("complementary", { name: /^Sidebar for / }).getByRole("link", { name: /^Who am I\b/ }).click();
+    await page.getByRole("button", { name: /^Test Request\W*get \/api\/v1\/execution\/identity\b/i }).click();
     const dialog = page.getByRole("dialog", { name: "API Client" });
     await dialog.waitFor();
-    await dialog.getByPlaceholder("Token").fill(a.apiKey);
+    // The operation's security scheme is folded away until opened: open it and type the key.
+    const auth = dialog.getByRole("button", { name: /^Authentication Required/ });
+    if ((await auth.getAttribute("aria-expanded")) !== "true") await auth.click();
+    await dialog.getByRole("textbox", { name: "Bearer Token" }).fill(a.apiKey);
     // The client commits an edit after a pause: its code snippet shows each header once it has it.
-    await dialog.getByRole("button", { name: "Code Snippet" }).click();
+    await dialog.getByRole("button", { name: /^Code Snippet/ }).click();
     for (const header of ["X-Codesynapse-Session", "X-Codesynapse-Parent-Session"]) {
-      // The row's second editor is its value (the first is its key).
-      await dialog.locator(`tr[id="${header}"] .cm-content`).nth(1).click();
+      // The header's row, as the client lists it (the operation declares both as required), and its value editor.
+      const row = dialog.getByRole("row", { name: new RegExp(`^Include ${header} in request\\b`) });
+      await row.getByRole("combobox", { name: "Value" }).click();
       await page.keyboard.type(thread);
       await dialog.getByText(`${header}: ${thread}`).first().waitFor({ timeout: 10_000 });
     }
     const [req] = await Promise.all([
       page.waitForRequest((r) => r.url().endsWith("/api/v1/execution/identity")),
-      dialog.getByRole("button", { name: /^Send/ }).first().click(),
+      dialog.getByRole("button", { name: /^Send Request\b/ }).click(),
     ]);
     expect(new URL(req.url()).origin).toBe(new URL(srv.url).origin);
     expect(req.headers()["authorization"]).toBe(`Bearer ${a.apiKey}`);

@@ -1,13 +1,17 @@
 /**
- * The MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, the `--cli` mode of
- * `npx @modelcontextprotocol/inspector`, 1.0.3; the 2.x Inspector's CLI is tried by hand in
- * docs/mcp-client-guide.md, not here yet) against the real app over Streamable HTTP: a wrong API key is reported as
- * `invalid_credentials`, not as an OAuth login; the right key lists the tools and calls every one.
+ * The MCP Inspector's CLI (`npx @modelcontextprotocol/inspector --cli`, 2.x) against the real app
+ * over Streamable HTTP, with the API key as a plain `Authorization: Bearer` header and
+ * `--stored-auth-only` (the Inspector's documented switch for non-interactive runs: 2.x takes any
+ * 401 for the start of an OAuth login, and with it refuses to start one): a wrong API key is
+ * reported as `invalid_credentials`, not as an OAuth login; the right key lists the tools and
+ * calls every one. The CLI runs with a fresh HOME, so no catalog or stored OAuth state of the
+ * machine's user is read or written.
  * And the auth handshake an OAuth-aware client reads (docs/mcp-client-guide.md#authentication):
  * every 401 carries `WWW-Authenticate: Bearer … resource_metadata=…`, and the metadata it names is
  * served (RFC 9728), as the official SDK's own discovery functions read them.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -28,12 +32,12 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 
-/*
- * The CLI's build directory is its working directory: inspector-cli 1.0.3 finds its own
- * package.json with a path relative to the working directory but imports it relative to the
- * module, so only a cwd one level below its package root makes the two agree.
- */
-const CLI_DIR = path.resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/inspector-cli/build");
+/** The package's `mcp-inspector` bin (its launcher; `--cli` picks the CLI), as npx would run it. */
+const INSPECTOR_DIR = path.resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/inspector");
+const INSPECTOR_BIN = path.join(
+  INSPECTOR_DIR,
+  (JSON.parse(readFileSync(path.join(INSPECTOR_DIR, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["mcp-inspector"]!,
+);
 const WRONG_KEY = "csk_0123456789abcdef0123456789abcdef";
 
 interface Run {
@@ -42,12 +46,16 @@ interface Run {
   stderr: string;
 }
 
-/** `mcp-inspector-cli --cli <url>/mcp --transport http --method … --header …`. */
-function inspector(url: string, headers: Record<string, string>, args: string[]): Promise<Run> {
-  const argv = [path.join(CLI_DIR, "cli.js"), "--cli", `${url}/mcp`, "--transport", "http", ...args];
+/**
+ * `mcp-inspector --cli <url>/mcp --transport http --stored-auth-only --format json --method … --header …`,
+ * with `home` as HOME and no TTY. Its stdout is `{"result": …}`; a failure is `{"error": {code, message}}` on stderr.
+ */
+function inspector(home: string, url: string, headers: Record<string, string>, args: string[]): Promise<Run> {
+  const argv = [INSPECTOR_BIN, "--cli", `${url}/mcp`, "--transport", "http", "--stored-auth-only", "--format", "json", ...args];
   for (const [k, v] of Object.entries(headers)) argv.push("--header", `${k}: ${v}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: CLI_DIR, stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, ".config") };
+    const child = spawn(process.execPath, argv, { cwd: home, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -61,12 +69,11 @@ function inspector(url: string, headers: Record<string, string>, args: string[])
   });
 }
 
-/** `--method tools/call --tool-name NAME --tool-arg k=JSON …`: the tool result, which must not be an error. */
-async function callTool(url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<any> {
-  const toolArgs = Object.entries(args).flatMap(([k, v]) => ["--tool-arg", `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`]);
-  const r = await inspector(url, headers, ["--method", "tools/call", "--tool-name", name, ...toolArgs]);
+/** `--method tools/call --tool-name NAME --tool-args-json {…}`: the tool result, which must not be an error. */
+async function callTool(home: string, url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await inspector(home, url, headers, ["--method", "tools/call", "--tool-name", name, "--tool-args-json", JSON.stringify(args)]);
   expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-  const result = JSON.parse(r.stdout);
+  const { result } = JSON.parse(r.stdout);
   expect(result.isError ?? false, `${name}: ${r.stdout}`).toBe(false);
   return result.structuredContent;
 }
@@ -77,11 +84,13 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
   let th: TestHost;
   let memory: MemoryServices;
   let root: string;
+  let home: string;
   let a: Account;
 
   beforeAll(async () => {
     database = await openTestDatabase("pglite");
     root = await mkdtemp(path.join(tmpdir(), "cs-inspector-"));
+    home = await mkdtemp(path.join(tmpdir(), "cs-inspector-home-"));
     const ctx = testContext(database.db, { clock: systemClock, env: { INGEST_ALLOWED_ROOTS: root } });
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
@@ -99,13 +108,19 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     memory?.close();
     await database?.close();
     if (root) await rm(root, { recursive: true, force: true });
+    if (home) await rm(home, { recursive: true, force: true });
   });
 
   it("a wrong key is reported by the Inspector as invalid_credentials, not as an OAuth login", async () => {
-    const r = await inspector(srv.url, bearer(WRONG_KEY), ["--method", "tools/list"]);
+    const r = await inspector(home, srv.url, bearer(WRONG_KEY), ["--method", "tools/list"]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain("invalid_credentials");
-    expect(r.stderr).not.toMatch(/oauth|tty|authorization server|registration/i);
+    expect(r.stdout).toBe("");
+    // The Inspector's error envelope carries the server's answer: its JSON-RPC error and stable code.
+    const { error } = JSON.parse(r.stderr.trim().split("\n").at(-1)!) as { error: { code: string; message: string } };
+    expect(error.message).toContain('"code":"invalid_credentials"');
+    expect(error.message).toContain("The credentials are not valid.");
+    // No login was started or asked for: no OAuth prompt, no TTY request, no client registration.
+    expect(r.stderr).not.toMatch(/oauth|tty|authorization server|registration|browser/i);
     expect(r.stdout + r.stderr).not.toContain(WRONG_KEY);
   });
 
@@ -160,13 +175,13 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
 
   it("the right key lists every tool and calls each one through the Inspector", async () => {
     const { headers, client } = await registerThread(srv.url, a.apiKey);
-    const list = await inspector(srv.url, headers, ["--method", "tools/list"]);
+    const list = await inspector(home, srv.url, headers, ["--method", "tools/list"]);
     expect(list.code, list.stderr).toBe(0);
-    const names = (JSON.parse(list.stdout).tools as { name: string }[]).map((t) => t.name).sort();
+    const names = (JSON.parse(list.stdout).result.tools as { name: string }[]).map((t) => t.name).sort();
     const called: string[] = [];
     const use = async (name: string, args: Record<string, unknown>) => {
       called.push(name);
-      return callTool(srv.url, headers, name, args);
+      return callTool(home, srv.url, headers, name, args);
     };
     const repo = a.repoName;
     const triple = { subject: "AuthService", predicate: "depends_on", object: "TokenStore", subject_type: "class", object_type: "class" };
@@ -185,7 +200,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     // A second thread of the same user takes this thread's export (import fills an empty namespace).
     const second = await registerThread(srv.url, a.apiKey);
     called.push("import_session_memory");
-    expect(await callTool(srv.url, second.headers, "import_session_memory", { repo, jsonl: exported.jsonl })).toMatchObject({ facts: 1 });
+    expect(await callTool(home, srv.url, second.headers, "import_session_memory", { repo, jsonl: exported.jsonl })).toMatchObject({ facts: 1 });
     const durableFacts = (await use("upsert_graph_triples", { repo, triples: [{ ...triple, object: "Clock" }] })).facts as { fact_id: string }[];
     expect(durableFacts).toHaveLength(1);
     const repoExport = await use("export_repository_memory", { repo });
