@@ -193,8 +193,7 @@ export interface AuthorizeRequest {
   repo?: { ref: string; level: RepoLevel };
 }
 
-/** The authorize() query of a known principal (a submission, a job row). */
-export function principalQuery(req: AuthorizeRequest): AuthQuery {
+function principalQuery(req: AuthorizeRequest): AuthQuery {
   const p = req.principal;
   return {
     credential: { kind: "principal", orgId: p.orgId, userId: p.userId, apiKeyId: p.apiKeyId, loginSessionId: p.loginSessionId },

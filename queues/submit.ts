@@ -26,7 +26,7 @@
  * inserts the jobs of the keys it won in one transaction; a key already held
  * answers with its job (`replayed`) or `idempotency_key_reused`.
  */
-import { authorizeMany, authorizeRow, principalQuery, type AuthorizeRequest, type Authorized, type Principal } from "../core/authorize";
+import { authorizeMany, type AuthorizeRequest, type Principal } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import { PipelinedCoalescer } from "../core/coalescer";
 import { AppError } from "../core/errors";
@@ -42,7 +42,6 @@ import { inSubmitSpan } from "./trace-context";
 import { inTransaction } from "../core/transaction";
 import { admit, capsApply, queuedLimitError, type QueuedCaps, type QueuedLimit } from "./caps";
 import { countQueued } from "./sql/countQueued";
-import { insertAuthorizedJobs } from "./sql/insertAuthorizedJobs";
 
 export interface JobQueue {
   db: Db;
@@ -87,7 +86,7 @@ interface Submission {
 type Submitted = { row: JobRow; dispatched: Promise<void>; replayed?: boolean } | AppError;
 
 /** One batcher per queue, made on first use: every JobQueue batches, however it was built. */
-const batchers = new WeakMap<JobQueue, PipelinedCoalescer<Submission, Read, Submitted>>();
+const batchers = new WeakMap<JobQueue, PipelinedCoalescer<Submission, Checks, Submitted>>();
 
 export async function submitJob(
   q: JobQueue,
@@ -140,96 +139,13 @@ export async function submitJobOnce(
  * inserted (core/coalescer.ts PipelinedCoalescer) — each submission still authorized by a
  * read sent after it was made and before its row is written.
  */
-function batcher(q: JobQueue): PipelinedCoalescer<Submission, Read, Submitted> {
+function batcher(q: JobQueue): PipelinedCoalescer<Submission, Checks, Submitted> {
   let b = batchers.get(q);
-  if (!b) batchers.set(q, (b = new PipelinedCoalescer((items) => readStep(q, items), (items, read) => writeStep(q, items, read))));
+  if (!b) batchers.set(q, (b = new PipelinedCoalescer((items) => authorizeSubmissions(q, q.db, items), (items, checks) => insertChecked(q, undefined, items, checks))));
   return b;
 }
 
 type Checks = Array<Awaited<ReturnType<typeof authorizeMany>>[number]>;
-
-/** A batch after its read step: per submission, its answer already (`done`) or its authorize() answer for the write step. */
-interface Read {
-  checks: Checks;
-  done: Array<Submitted | undefined>;
-}
-
-/**
- * The read step. A batch without idempotency keys or queued caps is authorized AND inserted by
- * one statement (./sql/insertAuthorizedJobs.ts); `decide` still answers each submission from
- * that statement's read. The others are only authorized here.
- */
-async function readStep(q: JobQueue, items: readonly Submission[]): Promise<Read> {
-  if (items.some((s) => s.keyHash !== undefined || capsApply(q.caps, s.def.pool))) {
-    return { checks: await authorizeSubmissions(q, q.db, items), done: items.map(() => undefined) };
-  }
-  const now = q.clock.now();
-  const reqs = items.map(authorizeRequest);
-  const jobs = items.map((s) => newJob(s, s.identity, null, true));
-  const outcomes = await insertAuthorizedJobs(
-    q.db,
-    now,
-    items.map((s, k) => ({ query: principalQuery(reqs[k]!), job: jobs[k]!, repoLevel: s.def.repoLevel && s.repo ? s.def.repoLevel : undefined })),
-  );
-  const checks = await Promise.all(outcomes.map((o, k) => authorizeRow(q.db, q.clock, reqs[k]!, o.auth)));
-  const done: Array<Submitted | undefined> = items.map(() => undefined);
-  const inserted: JobRow[] = [];
-  const strays: string[] = [];
-  checks.forEach((c, k) => {
-    const row = outcomes[k]!.row;
-    const refusal = c instanceof AppError ? c : sameIdentity(c.identity, items[k]!.identity) ? undefined : new AppError("invalid_identity");
-    if (row && !refusal && row.repo_id === ((c as Authorized).repo?.repoId ?? null)) inserted.push(row);
-    else if (row) strays.push(row.id); // the guard admitted what decide refuses: never kept (see insertAuthorizedJobs)
-    if (refusal) done[k] = refusal;
-    else if (row && !inserted.includes(row)) done[k] = new AppError("invalid_identity");
-  });
-  if (strays.length > 0) {
-    await q.db.deleteFrom("jobs").where("id", "in", strays).execute();
-    q.logger?.error({ code: "submit_guard_mismatch", count: strays.length }, "the submit statement inserted rows authorize() refuses; removed");
-  }
-  const dispatched = inserted.length === 0 ? Promise.resolve() : dispatch(q, inserted, now);
-  const byId = new Map(inserted.map((r) => [r.id, r]));
-  jobs.forEach((j, k) => {
-    const row = byId.get(j.id);
-    if (row) done[k] = { row, dispatched };
-  });
-  return { checks, done };
-}
-
-/** The write step: the submissions the read step did not answer, the two-step way (with the read's answers). */
-async function writeStep(q: JobQueue, items: readonly Submission[], read: Read): Promise<Submitted[]> {
-  const rest = items.flatMap((_, k) => (read.done[k] === undefined ? [k] : []));
-  if (rest.length === 0) return read.done as Submitted[];
-  const written = await insertChecked(q, undefined, rest.map((k) => items[k]!), rest.map((k) => read.checks[k]!));
-  const out = [...read.done];
-  rest.forEach((k, j) => (out[k] = written[j]));
-  return out as Submitted[];
-}
-
-function authorizeRequest(s: Submission): AuthorizeRequest {
-  return {
-    principal: s.principal,
-    sessionId: s.identity.session_id,
-    ...(s.def.repoLevel && s.repo ? { repo: { ref: s.repo, level: s.def.repoLevel } } : {}),
-  };
-}
-
-/** The row a submission writes, with the identity and repository its authorization gave. */
-function newJob(s: Submission, identity: Identity, repoId: string | null, dispatched: boolean): NewJob & { id: string } {
-  return {
-    id: newJobId(),
-    kind: s.def.kind,
-    pool: s.def.pool,
-    params: s.params,
-    repoId,
-    restartable: s.def.restartable,
-    maxAttempts: s.def.maxAttempts,
-    identity,
-    actor: { userId: s.principal.userId, apiKeyId: s.principal.apiKeyId, loginSessionId: s.principal.loginSessionId },
-    dispatched,
-    traceparent: s.traceparent,
-  };
-}
 
 /**
  * authorize() for every submission (one statement), then one INSERT of the
@@ -242,7 +158,15 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
 
 /** The read step: authorize() for every submission, in one statement. */
 function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Submission[]): Promise<Checks> {
-  return authorizeMany(db, q.clock, items.map(authorizeRequest));
+  return authorizeMany(
+    db,
+    q.clock,
+    items.map((s): AuthorizeRequest => ({
+      principal: s.principal,
+      sessionId: s.identity.session_id,
+      ...(s.def.repoLevel && s.repo ? { repo: { ref: s.repo, level: s.def.repoLevel } } : {}),
+    })),
+  );
 }
 
 /** The write step: the caps, then one INSERT of the authorized submissions (with their keys, in one transaction). */
@@ -256,7 +180,23 @@ async function insertChecked(q: JobQueue, tx: Tx | undefined, items: readonly Su
   const wanted: Array<{ k: number; job: NewJob & { id: string } }> = [];
   checks.forEach((c, k) => {
     if (out[k] || c instanceof AppError) return;
-    wanted.push({ k, job: newJob(items[k]!, c.identity, c.repo?.repoId ?? null, !tx) });
+    const s = items[k]!;
+    wanted.push({
+      k,
+      job: {
+        id: newJobId(),
+        kind: s.def.kind,
+        pool: s.def.pool,
+        params: s.params,
+        repoId: c.repo?.repoId ?? null,
+        restartable: s.def.restartable,
+        maxAttempts: s.def.maxAttempts,
+        identity: c.identity,
+        actor: { userId: s.principal.userId, apiKeyId: s.principal.apiKeyId, loginSessionId: s.principal.loginSessionId },
+        dispatched: !tx,
+        traceparent: s.traceparent,
+      },
+    });
   });
   const claims = keyClaims(items, wanted);
   if (claims.size === 0) {

@@ -52,9 +52,9 @@ export function newJobId(): string {
   return `job_${randomUUID().replaceAll("-", "")}`;
 }
 
-/** The column values of new job rows, as enqueueJobs writes them (params redacted, as JSON text). */
-export function newJobValues(jobs: readonly NewJob[], now: Date) {
-  return jobs.map((j) => ({
+export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: EnqueueOptions = {}): Promise<JobRow[]> {
+  if (jobs.length === 0) return [];
+  const rows = jobs.map((j) => ({
     id: j.id ?? newJobId(),
     kind: j.kind,
     pool: j.pool,
@@ -80,11 +80,6 @@ export function newJobValues(jobs: readonly NewJob[], now: Date) {
     created_at: now,
     updated_at: now,
   }));
-}
-
-export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: EnqueueOptions = {}): Promise<JobRow[]> {
-  if (jobs.length === 0) return [];
-  const rows = newJobValues(jobs, now);
   if (opts.notify === false) return (await db.insertInto("jobs").values(rows).onConflict((oc) => oc.doNothing()).returningAll().execute()) as JobRow[];
   const out = await db
     .with("j", (qb) => qb.insertInto("jobs").values(rows).onConflict((oc) => oc.doNothing()).returningAll())
