@@ -167,6 +167,8 @@ await describeEachDatabase("session memory that changes: learn, contradict, reca
         { store: `repository:${memory.repository.store.kind}`, entities: 1, facts: 1, history: 0, status: "done" },
         { store: "jobs:results", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
         { store: "jobs:idempotency", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
+        // No other session's AI/fix answer on the repository cites the forgotten fact.
+        { store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 0, status: "done" },
       ],
     });
     const left = await t().db.selectFrom("repo_edges").select(["id", "origin_session_id"]).where("repo_id", "=", a.repoId).execute();
