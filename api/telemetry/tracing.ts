@@ -18,6 +18,7 @@
  * - Only traces: the SDK's own metrics and logs exporters stay off (metrics are
  *   Prometheus, logs are pino on stdout).
  */
+import { createRequire } from "node:module";
 import { envDetector, hostDetector } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ConsoleSpanExporter, type SpanExporter } from "@opentelemetry/sdk-trace";
@@ -27,7 +28,7 @@ import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { onTelemetryFlush } from "./flush";
 import { SanitizingExporter } from "./sanitize";
-import { traceExporterKind } from "./tracing-env";
+import { INSTRUMENTED_MODULES, traceExporterKind } from "./tracing-env";
 
 const UNTRACED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
@@ -75,6 +76,13 @@ export async function startTracing(opts: { env?: NodeJS.ProcessEnv; exporter?: S
     logRecordProcessors: [],
   });
   sdk.start();
+  // The instrumented packages are CommonJS and are patched in place when `require` loads them. An
+  // ESM import of one goes through import-in-the-middle's hook, which did not reach the express
+  // instrumentation (no route names, no handler spans) once nothing else required express — the
+  // operators' BullMQ board used to, before it loaded on first use. Requiring them here, with
+  // tracing on only, patches the one exports object every later import shares.
+  const require = createRequire(import.meta.url);
+  for (const name of INSTRUMENTED_MODULES) require(name);
   const shutdown = () => sdk.shutdown();
   onTelemetryFlush(shutdown);
   return shutdown;
