@@ -69,18 +69,17 @@ export function setRetryAfter(res: Response, err: AppError): void {
   if (err.code === "rate_limited" && typeof retry === "number") res.setHeader("retry-after", String(retry));
 }
 
+/**
+ * A cookie's value as sent (RFC 6265 cookie-octets, no percent-decoding). The cookies this server sets
+ * are base64url tokens, which need no encoding, so the value judged by an operation's schema (and its
+ * length limit) is the one on the wire: a decoded value could pass a limit the sent one breaks.
+ */
 export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }

@@ -81,20 +81,10 @@ function inputOf(b: HttpBinding, params: ReadonlyArray<{ wire: string; field: st
   for (const p of params) input[p.field] = req.params[p.wire];
   for (const [field, header] of Object.entries(b.fromHeaders ?? {})) if (req.headers[header] !== undefined) input[field] = req.headers[header];
   for (const [field, cookie] of Object.entries(b.fromCookies ?? {})) {
-    // As sent (a value that does not percent-decode is still a value the schema judges, not "none").
-    const v = readCookie(req, cookie) ?? rawCookie(req, cookie);
+    const v = readCookie(req, cookie);
     if (v !== undefined) input[field] = v;
   }
   return { ...input, ...b.fixed };
-}
-
-/** A cookie's value as sent, without percent-decoding. */
-function rawCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 /** The HTTP answer of a JSON operation: its status, its `toHeaders` fields as headers, its cookie, the rest as the body. */

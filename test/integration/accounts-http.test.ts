@@ -76,6 +76,20 @@ await describeEachDatabase("accounts over HTTP", (t) => {
     expect([after.status, after.body.error.code]).toEqual([401, "login_session_ended"]);
   });
 
+  it("a session cookie is judged as sent: never percent-decoded, so its length limit holds on the wire", async () => {
+    const a = await seedAccount(t().db);
+    const login = await call(srv.url, "POST", "/api/v1/auth/login", { body: { email: a.email, password: a.password } });
+    const token = (login.headers.get("set-cookie") ?? "").split(";")[0]!.split("=")[1]!;
+    // 1,026 characters sent that would decode to 1,024: over the declared limit as sent, so refused.
+    const long = "%41%41" + "A".repeat(1020);
+    const refused = await call(srv.url, "POST", "/api/v1/auth/logout", { headers: { cookie: `cs_session=${long}`, origin: srv.url } });
+    expect([refused.status, refused.body.error.code]).toEqual([400, "validation_failed"]);
+    // The same token percent-encoded is another value: it does not sign in, and the real one still does.
+    const encoded = [...token].map((c) => "%" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")).join("");
+    expect((await call(srv.url, "GET", "/api/v1/me", { headers: { cookie: `cs_session=${encoded}` } })).status).toBe(401);
+    expect((await call(srv.url, "GET", "/api/v1/me", { headers: { cookie: `cs_session=${token}` } })).status).toBe(200);
+  });
+
   it("a browser user in two orgs must select one with X-CodeSynapse-Org", async () => {
     const a = await seedAccount(t().db);
     const b = await seedAccount(t().db);
