@@ -15,7 +15,9 @@
  * BENCH_BASELINE=<checkout> (with its node_modules) measures that checkout's servers too, with
  * the same load, the same seeded rows and a fresh database of its own; the runs alternate
  * (baseline first) for BENCH_MIXED_ROUNDS rounds and the table prints each run, so before/after
- * come from one invocation. Env: BENCH_MIXED_SECONDS (60), BENCH_MIXED_WARMUP (5),
+ * come from one invocation. The seed runs this tree's migrations, so the baseline must have the
+ * same ones (its server refuses a database with migrations it does not know); for an older release,
+ * copy this file into its checkout and run it there, then here, back to back. Env: BENCH_MIXED_SECONDS (60), BENCH_MIXED_WARMUP (5),
  * BENCH_MIXED_SESSIONS (200), BENCH_MIXED_USERS (8), BENCH_MIXED_WORKERS (3),
  * BENCH_MIXED_STORE (postgres when a URL is set, else pglite), BENCH_MIXED_ROUNDS (1),
  * BENCH_MIXED_PROF_DIR (the API process writes a --cpu-prof profile there; warm-up and start-up included).
