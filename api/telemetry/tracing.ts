@@ -82,7 +82,13 @@ export async function startTracing(opts: { env?: NodeJS.ProcessEnv; exporter?: S
   // operators' BullMQ board used to, before it loaded on first use. Requiring them here, with
   // tracing on only, patches the one exports object every later import shares.
   const require = createRequire(import.meta.url);
-  for (const name of INSTRUMENTED_MODULES) require(name);
+  for (const name of INSTRUMENTED_MODULES) {
+    try {
+      require(name);
+    } catch {
+      // Not resolvable from here (a layout that does not hoist pg-pool): an ESM import is then the only way in.
+    }
+  }
   const shutdown = () => sdk.shutdown();
   onTelemetryFlush(shutdown);
   return shutdown;
