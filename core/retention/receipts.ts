@@ -106,18 +106,12 @@ export async function recordNamespaceErasure(
   now: Date,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await tx
+    // Creates the row or takes the existing one's lock, and reads what it held, in one statement.
+    const row = await tx
       .insertInto("namespace_erasure_receipts")
       .values({ ...t, stores: "[]", created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doNothing())
-      .execute();
-    const row = await tx
-      .selectFrom("namespace_erasure_receipts")
-      .select(["stores", "clears"])
-      .where("tenant_id", "=", t.tenant_id)
-      .where("session_id", "=", t.session_id)
-      .where("repo_id", "=", t.repo_id)
-      .forUpdate()
+      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doUpdateSet({ updated_at: now }))
+      .returning(["stores", "clears"])
       .executeTakeFirstOrThrow();
     const list = mergeStoreReceipts(row.stores, stores);
     await tx
@@ -159,18 +153,12 @@ export async function recordForgetErasure(
   now: Date,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await tx
+    // Creates the row or takes the existing one's lock, and reads what it held, in one statement.
+    const row = await tx
       .insertInto("forget_erasure_receipts")
       .values({ ...t, stores: "[]", fact_ids: "[]", forgotten_at: now, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doNothing())
-      .execute();
-    const row = await tx
-      .selectFrom("forget_erasure_receipts")
-      .select(["stores", "fact_ids", "forgets"])
-      .where("tenant_id", "=", t.tenant_id)
-      .where("session_id", "=", t.session_id)
-      .where("repo_id", "=", t.repo_id)
-      .forUpdate()
+      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doUpdateSet({ updated_at: now }))
+      .returning(["stores", "fact_ids", "forgets"])
       .executeTakeFirstOrThrow();
     const list = mergeStoreReceipts(row.stores, stores);
     const quoting = list.find((s) => s.store === "jobs:quoting-results");
