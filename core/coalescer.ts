@@ -46,6 +46,11 @@ export interface CoalescerOptions {
   isolate?: boolean;
 }
 
+export interface PipelinedCoalescerOptions extends CoalescerOptions {
+  /** Most writes in flight at once (default 1: one at a time, in batch order). */
+  writers?: number;
+}
+
 interface Waiting<I, O> {
   item: I;
   resolve: (o: O) => void;
@@ -112,33 +117,37 @@ export class Coalescer<I, O> {
 /**
  * A Coalescer whose flush is two steps, a read (`check`) and a write (`write`), pipelined:
  * while one batch is written, the next batch is read. Inputs and states: requests wait; the
- * waiting ones form the next batch when the previous batch's read has ended AND the write
- * before that one has ended (so at most one read and one write are in flight, and a read runs
- * at most one write ahead of its own). Invariants, beside the Coalescer's:
+ * waiting ones form the next batch when the previous batch's read has ended AND fewer than
+ * `writers` writes are in flight (so at most one read and `writers` writes are in flight, and a
+ * read runs at most `writers` writes ahead of its own). Invariants, beside the Coalescer's:
  * - every request is read by a `check` that started after it was made, and written by its
  *   own batch's `write` after that read (a check is never skipped, never reused across batches);
- * - writes run one at a time, in batch order;
+ * - writes start in batch order; with `writers: 1` (the default) they also run one at a time;
  * - a batch that fails (in either step) with an error that is not transient is sent again
- *   member by member, each through check then write, after the writes before it; a transient
- *   error reaches every member, as in Coalescer.
+ *   member by member, each through check then write; a transient error reaches every member,
+ *   as in Coalescer.
  * Why: the two steps are serial round trips, and the submitters (or handlers) of one batch
  * come back while the other is in flight — with one step of each in flight, neither waits.
+ * A write that ends in a commit waits for the log flush: with `writers: 2` a second batch's
+ * commit joins the first's flush (group commit) instead of queueing behind it.
  */
 export class PipelinedCoalescer<I, C, O> {
   readonly #waiting: Array<Waiting<I, O>> = [];
   readonly #max: number;
   readonly #isolate: boolean;
+  readonly #writers: number;
   #busy = false;
-  /** The last write appended (every write chains after the one before). */
-  #writes: Promise<void> = Promise.resolve();
+  /** The writes in flight. */
+  readonly #inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly check: (items: I[]) => Promise<C>,
     private readonly write: (items: I[], checked: C) => Promise<O[]>,
-    opts: CoalescerOptions = {},
+    opts: PipelinedCoalescerOptions = {},
   ) {
     this.#max = opts.max ?? 64;
     this.#isolate = opts.isolate ?? true;
+    this.#writers = Math.max(1, opts.writers ?? 1);
   }
 
   run(item: I): Promise<O> {
@@ -154,7 +163,6 @@ export class PipelinedCoalescer<I, C, O> {
       while (this.#waiting.length > 0) {
         const batch = this.#waiting.splice(0, this.#max);
         const items = batch.map((b) => b.item);
-        const before = this.#writes;
         let step: () => Promise<void>;
         try {
           const checked = await this.check(items);
@@ -169,9 +177,11 @@ export class PipelinedCoalescer<I, C, O> {
         } catch (err) {
           step = () => this.#failed(batch, err);
         }
-        this.#writes = before.then(step);
-        // The next batch is read while this one is written, not before the previous write ended.
-        await before;
+        // This batch's write starts once fewer than `writers` are in flight; the next batch is
+        // read while it is written.
+        while (this.#inFlight.size >= this.#writers) await Promise.race(this.#inFlight);
+        const w: Promise<void> = step().finally(() => this.#inFlight.delete(w));
+        this.#inFlight.add(w);
       }
     } finally {
       this.#busy = false;

@@ -135,14 +135,36 @@ export async function submitJobOnce(
 }
 
 /**
- * The per-queue batcher: the authorize read of one batch runs while the previous batch is
+ * The per-queue batcher: the authorize read of one batch runs while the previous batches are
  * inserted (core/coalescer.ts PipelinedCoalescer) — each submission still authorized by a
- * read sent after it was made and before its row is written.
+ * read sent after it was made and before its row is written. INSERT_WRITERS inserts may be in
+ * flight at once: each ends in a commit that waits for the log flush, and a second one joins
+ * that flush instead of waiting behind it (as concurrent API processes' inserts would).
  */
+const INSERT_WRITERS = 2;
+
 function batcher(q: JobQueue): PipelinedCoalescer<Submission, Checks, Submitted> {
   let b = batchers.get(q);
-  if (!b) batchers.set(q, (b = new PipelinedCoalescer((items) => authorizeSubmissions(q, q.db, items), (items, checks) => insertChecked(q, undefined, items, checks))));
+  if (!b) {
+    const write = (items: Submission[], checks: Checks) =>
+      items.some((s) => capsApply(q.caps, s.def.pool)) ? inCapTurn(q, () => insertChecked(q, undefined, items, checks)) : insertChecked(q, undefined, items, checks);
+    b = new PipelinedCoalescer((items) => authorizeSubmissions(q, q.db, items), write, { writers: INSERT_WRITERS });
+    batchers.set(q, b);
+  }
   return b;
+}
+
+/**
+ * A flush that a cap applies to counts the queued rows and inserts its own after that count:
+ * two such flushes of one process run one after the other, so each counts the other's rows
+ * (./caps.ts: the caps hold within a process). Flushes no cap applies to do not wait.
+ */
+const capTurns = new WeakMap<JobQueue, Promise<unknown>>();
+
+function inCapTurn<T>(q: JobQueue, fn: () => Promise<T>): Promise<T> {
+  const turn = (capTurns.get(q) ?? Promise.resolve()).then(fn);
+  capTurns.set(q, turn.catch(() => undefined));
+  return turn;
 }
 
 type Checks = Array<Awaited<ReturnType<typeof authorizeMany>>[number]>;

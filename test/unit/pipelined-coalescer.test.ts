@@ -1,8 +1,8 @@
 /**
  * core/coalescer.ts PipelinedCoalescer: a batch's read (`check`) runs while the
  * previous batch is written; every request is read by a check that started after it was
- * made, then written by its own batch's write; writes one at a time, in order; a batch
- * that fails (not transiently) is sent again member by member.
+ * made, then written by its own batch's write; writes one at a time, in order (or `writers`
+ * at once, started in order); a batch that fails (not transiently) is sent again member by member.
  */
 import { describe, expect, it } from "vitest";
 import { PipelinedCoalescer } from "../../core/coalescer";
@@ -70,6 +70,35 @@ describe("PipelinedCoalescer", () => {
     await open("write 4");
     expect(await Promise.all([a, ...b, c])).toEqual([11, 21, 31, 41]);
     expect(log).toEqual(["check 1", "write 1", "check 2,3", "write 2,3", "check 4", "write 4"]);
+  });
+
+  it("with writers: 2, two batches are written at once and never three; every request still read by its own batch's check", async () => {
+    const r = recorder();
+    const p = new PipelinedCoalescer<number, number[], number>(r.check, r.write, { writers: 2 });
+    const runs: Array<Promise<number>> = [];
+    for (let x = 1; x <= 40; x++) {
+      runs.push(p.run(x));
+      await tick(1);
+    }
+    expect(await Promise.all(runs)).toEqual(runs.map((_, i) => (i + 1) * 10 + 1));
+    expect(r.max()).toEqual({ writing: 2, checking: 1 });
+    // Writes start in batch order, each after its batch's check.
+    const writes = r.log.filter((l) => l.startsWith("write"));
+    const checks = r.log.filter((l) => l.startsWith("check"));
+    expect(writes.map((w) => w.slice(6))).toEqual(checks.map((c) => c.slice(6)));
+    for (const w of writes) expect(r.log.indexOf(w)).toBeGreaterThan(r.log.indexOf(`check ${w.slice(6)}`));
+  });
+
+  it("with the default, writes never overlap", async () => {
+    const r = recorder();
+    const p = new PipelinedCoalescer<number, number[], number>(r.check, r.write);
+    const runs: Array<Promise<number>> = [];
+    for (let x = 1; x <= 20; x++) {
+      runs.push(p.run(x));
+      await tick(1);
+    }
+    await Promise.all(runs);
+    expect(r.max().writing).toBe(1);
   });
 
   it("a request made during a check is not answered by that check", async () => {
