@@ -150,7 +150,9 @@ export class JobRunner {
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.#recheck = new Coalescer((reqs) => authorizeMany(o.db, o.clock, reqs));
-    // Pipelined: the recheck of one batch is read while the previous batch's finish is written.
+    // Pipelined: the recheck of one batch is read while the previous batches' finishes are written,
+    // two at once (each fenced by its own rows' lease tokens): the second commit joins the first's
+    // log flush instead of waiting behind it.
     this.#complete = new PipelinedCoalescer(
       async (items) => {
         const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
@@ -165,6 +167,7 @@ export class JobRunner {
         const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
         return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
       },
+      { writers: 2 },
     );
   }
 
