@@ -25,9 +25,19 @@ import { parse, protocol, type PGlite, type Results } from "@electric-sql/pglite
 
 type BackendMessages = Awaited<ReturnType<PGlite["execProtocolStream"]>>;
 
+/** Names already computed, by text: the marked texts are few, and a hot one is hashed once, not per call. */
+const names = new Map<string, string>();
+const MAX_NAMES = 4096;
+
 /** The statement name of a marked text (the PostgreSQL pool names it the same way). */
 export function preparedName(text: string): string {
-  return `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
 
 /** A parsed statement: its name, its parameter types and its columns (none: a statement without rows). */
