@@ -19,7 +19,7 @@ import { jobView } from "../../ops/job-view";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
-import { seedAccount } from "../support/fixtures";
+import { seedAccount, uniq } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
@@ -28,6 +28,7 @@ const clock = systemClock;
 const SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 /** Jobs whose handler fails (4xx, not retried) while their id is in here. */
+/** Tags of the jobs that fail with `conflict` while their tag is here (set before the job exists: it may run at once). */
 const broken = new Set<string>();
 const runs = new Map<string, string[]>();
 
@@ -42,7 +43,7 @@ const handlers: JobHandler[] = [
       if (how === "id") throw new AppError("validation_failed", { message: `No such repository: ${job.repo_id}.` });
       if (how === "crash") throw new Error(`driver said: password=${SECRET}`);
       if (how === "flaky" && (runs.get(job.id)?.length ?? 0) <= 2) throw new Error("transient");
-      if (broken.has(job.id)) throw new AppError("conflict", { message: "The repository's snapshot is not there yet." });
+      if (broken.has(String((job.params as { tag?: string }).tag))) throw new AppError("conflict", { message: "The repository's snapshot is not there yet." });
       return { result: { ok: true } };
     },
   }),
@@ -130,14 +131,15 @@ await describeEachDatabase("failed jobs say why; operators retry, replay and can
 
   it("retry: a failed job runs again as the same row and identity, audited; fix jobs are never retried; non-admins are refused", async () => {
     const e = await seedExecution(t().db, clock);
-    const job = await enqueueFor(t().db, clock, e, { kind: "test.says", maxAttempts: 1 });
-    broken.add(job.id);
+    const tag = uniq("broken");
+    broken.add(tag);
+    const job = await enqueueFor(t().db, clock, e, { kind: "test.says", params: { tag }, maxAttempts: 1 });
     expect((await settle(job.id)).error_code).toBe("conflict");
     const member = await seedAccount(t().db, { orgId: e.account.orgId });
     expect((await call(srv.url, "POST", `/api/v1/admin/jobs/${job.id}/retry`, { headers: bearer(member.apiKey) })).status).toBe(403);
     expect((await call(srv.url, "POST", `/api/v1/admin/jobs/${job.id}/retry`)).status).toBe(401);
 
-    broken.delete(job.id);
+    broken.delete(tag);
     const r = await call(srv.url, "POST", `/api/v1/admin/jobs/${job.id}/retry`, { headers: bearer(adminKey) });
     expect(r.status, r.text).toBe(202);
     const again = await settle(job.id);
@@ -162,14 +164,12 @@ await describeEachDatabase("failed jobs say why; operators retry, replay and can
     const gone = await seedExecution(t().db, clock);
     const kind = "test.says";
     const ids: string[] = [];
-    for (const ex of [e, e, gone]) {
-      const j = await enqueueFor(t().db, clock, ex, { kind, maxAttempts: 1 });
-      broken.add(j.id);
-      ids.push(j.id);
-    }
+    const tag = uniq("broken");
+    broken.add(tag);
+    for (const ex of [e, e, gone]) ids.push((await enqueueFor(t().db, clock, ex, { kind, params: { tag }, maxAttempts: 1 })).id);
     for (const id of ids) expect((await settle(id)).error_code).toBe("conflict");
     await suspendMember(t().db, { orgId: gone.account.orgId, userId: gone.account.userId, at: new Date() });
-    for (const id of ids) broken.delete(id);
+    broken.delete(tag);
 
     const list = await call(srv.url, "GET", `/api/v1/admin/jobs?kind=${kind}&error_code=conflict&status=failed`, { headers: bearer(adminKey) });
     expect(list.status).toBe(200);
