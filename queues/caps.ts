@@ -8,8 +8,9 @@
  *
  * `admit` is the rule, pure: given the queued counts read by the flush (countQueued) and the
  * flush's submissions in order, it admits each while its organisation's and its session's count
- * stay within the caps, counting the ones it admitted. Caps are checked per flush, in one
- * process: two API nodes submitting for one organisation at the same instant can overshoot by
+ * stay within the caps, counting the ones it admitted. Caps are checked per flush, and the
+ * capped flushes of one process count and insert in turn (queues/submit.ts), so they hold within
+ * a process: two API nodes submitting for one organisation at the same instant can overshoot by
  * the size of one flush each.
  */
 import { AppError } from "../core/errors";
