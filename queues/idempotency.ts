@@ -68,6 +68,7 @@ export interface KeyClaim {
 
 const slot = (identity: Identity, hash: string) => `${identity.tenant_id}\u0000${identity.subject_id}\u0000${identity.session_id}\u0000${hash}`;
 export const claimSlot = (c: Pick<KeyClaim, "identity" | "keyHash">) => slot(c.identity, c.keyHash);
+const compareSlots = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Claims keys for jobs about to be inserted in the same transaction (the job_id foreign key is
@@ -77,10 +78,14 @@ export const claimSlot = (c: Pick<KeyClaim, "identity" | "keyHash">) => slot(c.i
 export async function claimKeys(tx: Tx, now: Date, claims: readonly KeyClaim[]): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
   const expires = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+  // In slot order: a multi-row insert takes its rows' locks in the order it writes them, so two
+  // transactions claiming overlapping keys (two submit flushes in flight, two API nodes) wait
+  // for each other in one order and never deadlock.
+  const ordered = [...claims].sort((a, b) => compareSlots(claimSlot(a), claimSlot(b)));
   const won = await tx
     .insertInto("job_idempotency_keys")
     .values(
-      claims.map((c) => ({
+      ordered.map((c) => ({
         tenant_id: c.identity.tenant_id,
         subject_id: c.identity.subject_id,
         session_id: c.identity.session_id,

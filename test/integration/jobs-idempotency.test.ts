@@ -22,7 +22,9 @@ import { SessionCleaners } from "../../core/retention/cleaners";
 import { sweepSessions } from "../../core/retention/cleanup";
 import { openDatabase, type OpenDatabase } from "../../db/database";
 import type { Db } from "../../db/schema";
-import { idempotencyCleaner } from "../../queues/idempotency";
+import { claimKeys, idempotencyCleaner, keyHash } from "../../queues/idempotency";
+import { newJobId } from "../../queues/sql/enqueueJob";
+import { seedExecution } from "../support/jobs";
 import { JobRegistry } from "../../queues/registry";
 import { createJobQueue } from "../../queues/service";
 import type { JobHandler } from "../../workers/handler";
@@ -180,6 +182,38 @@ await describeEachDatabase("idempotent submissions", (t) => {
     expect(mixed.filter((r) => r.status === 202)).toHaveLength(1);
     expect(mixed.filter((r) => r.status === 409 && r.body.error.code === "idempotency_key_reused")).toHaveLength(11);
     expect(await jobsOfSession(t().db, th.session)).toHaveLength(4);
+  });
+
+  it("two transactions claiming the same keys in opposite orders wait for each other and never deadlock", async () => {
+    // Two submit flushes in flight (or two API nodes) may carry overlapping keys in any order; the
+    // claim writes them in one order, so one waits for the other instead of both deadlocking
+    // (inTransaction would retry, but only after PostgreSQL's deadlock timeout: a second's stall).
+    // A third transaction holds the first and the last key until both claims have started, so the
+    // two statements run at the same time (written in the order given, they would meet in the
+    // middle). Plain transactions here, without inTransaction's retry, so a deadlock shows.
+    const e = await seedExecution(t().db, clock);
+    const claims = Array.from({ length: 2000 }, (_, i) => ({ identity: e.identity, keyHash: keyHash(uniq(`k${i}`)), requestHash: "r", jobId: newJobId() }));
+    const rollback = new Error("rolled back by the test");
+    const label = (o: unknown) => (o === rollback ? "rolled back" : ((o as { code?: string }).code ?? String(o)));
+    for (let round = 0; round < 2; round++) {
+      let started!: () => void;
+      const holding = new Promise<void>((r) => (started = r));
+      const holder = t().db.transaction().execute(async (tx) => {
+        await claimKeys(tx, clock.now(), [claims[0]!, claims[claims.length - 1]!]);
+        started();
+        await new Promise((r) => setTimeout(r, t().kind === "postgres" ? 500 : 0));
+        throw rollback;
+      }).catch((err: unknown) => err);
+      await holding;
+      const attempt = (list: typeof claims) =>
+        t().db.transaction().execute(async (tx) => {
+          await claimKeys(tx, clock.now(), list);
+          throw rollback; // the jobs the claims name are never inserted
+        }).catch((err: unknown) => err);
+      const outcomes = await Promise.all([holder, attempt(claims), attempt([...claims].reverse())]);
+      // A deadlock would fail one of the two with 40P01 instead of the test's own rollback.
+      expect(outcomes.map(label)).toEqual(["rolled back", "rolled back", "rolled back"]);
+    }
   });
 
   it("the MCP submit tools take idempotency_key: the same job as a REST retry with the same key and body", async () => {
