@@ -14,6 +14,8 @@ const SHAPES = [
 ];
 
 const file = process.argv[2];
+// The log is vitest's coloured output: its colour codes (ESC [ … m) are dropped first.
+// eslint-disable-next-line no-control-regex
 const lines = readFileSync(file, "utf8").replace(/\x1b\[[0-9;]*m/g, "").split("\n");
 const found = [];
 lines.forEach((line, i) => {
