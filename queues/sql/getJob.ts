@@ -1,8 +1,11 @@
 /**
  * getJob: one job, visible only to the execution identity that created it
  * (same tenant, subject and primary session). Anything else is "not found".
+ * A named prepared statement (core/prepare.ts): every job poll runs it, and planning its five
+ * predicates again on each call cost PostgreSQL twice the execution.
  */
 import type { Identity } from "../../core/execution/identity";
+import { PREPARE } from "../../core/prepare";
 import type { Db, Tx } from "../../db/schema";
 import type { JobRow } from "../jobs";
 
@@ -15,5 +18,6 @@ export async function getJob(db: Db | Tx, identity: Identity, id: string): Promi
     .where("tenant_id", "=", identity.tenant_id)
     .where("subject_id", "=", identity.subject_id)
     .where("session_id", "=", identity.session_id)
+    .modifyEnd(PREPARE)
     .executeTakeFirst();
 }

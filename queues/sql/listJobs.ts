@@ -1,5 +1,6 @@
 /** listJobs: the execution identity's own jobs, newest first, bounded, with a created_at cursor. */
 import type { Identity } from "../../core/execution/identity";
+import { PREPARE } from "../../core/prepare";
 import type { Db } from "../../db/schema";
 import type { JobRow, JobStatus } from "../jobs";
 
@@ -17,5 +18,6 @@ export async function listJobs(
     .where("subject_id", "=", identity.subject_id);
   if (o.status) q = q.where("status", "=", o.status);
   if (o.before) q = q.where("created_at", "<", o.before);
-  return q.orderBy("created_at", "desc").orderBy("id", "desc").limit(o.limit).execute();
+  // Prepared (core/prepare.ts): four texts at most, by the filters present.
+  return q.orderBy("created_at", "desc").orderBy("id", "desc").limit(o.limit).modifyEnd(PREPARE).execute();
 }

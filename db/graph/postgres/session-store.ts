@@ -18,6 +18,7 @@ import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
 import { inTransaction } from "../../../core/transaction";
+import { PREPARE } from "../../../core/prepare";
 import type { Db, Tx } from "../../schema";
 
 const CHUNK = 500;
@@ -28,12 +29,12 @@ function scopeWhere<Q extends { where: (...a: any[]) => Q }>(q: Q, key: ScopeKey
 }
 
 async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
-  await tx.insertInto("session_memory_tenants").values({ tenant_id: tenantId }).onConflict((oc) => oc.column("tenant_id").doNothing()).execute();
-  await tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate().execute();
+  await tx.insertInto("session_memory_tenants").values({ tenant_id: tenantId }).onConflict((oc) => oc.column("tenant_id").doNothing()).modifyEnd(PREPARE).execute();
+  await tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate().modifyEnd(PREPARE).execute();
 }
 
 async function isRevoked(tx: Tx, tenantId: string, sessionId: string): Promise<boolean> {
-  const r = await tx.selectFrom("session_memory_revocations").select("tenant_id").where("tenant_id", "=", tenantId).where("session_id", "=", sessionId).executeTakeFirst();
+  const r = await tx.selectFrom("session_memory_revocations").select("tenant_id").where("tenant_id", "=", tenantId).where("session_id", "=", sessionId).modifyEnd(PREPARE).executeTakeFirst();
   return r !== undefined;
 }
 
@@ -45,12 +46,13 @@ async function otherSubject(tx: Tx, owner: ScopeOwner): Promise<boolean> {
     .where("session_id", "=", owner.session_id)
     .where("subject_id", "<>", owner.subject_id)
     .limit(1)
+    .modifyEnd(PREPARE)
     .executeTakeFirst();
   return r !== undefined;
 }
 
 async function readRoot(tx: Tx, key: ScopeKey): Promise<(RootState & { doc: Record<string, unknown> }) | null> {
-  const r = await scopeWhere(tx.selectFrom("session_memory_scopes").select(["subject_id", "revision", "expires_at", "deleted_at", "doc"]), key).executeTakeFirst();
+  const r = await scopeWhere(tx.selectFrom("session_memory_scopes").select(["subject_id", "revision", "expires_at", "deleted_at", "doc"]), key).modifyEnd(PREPARE).executeTakeFirst();
   if (!r) return null;
   return { subject_id: r.subject_id, revision: r.revision, expires_at: r.expires_at.getTime(), deleted: r.deleted_at !== null, doc: r.doc };
 }
@@ -65,7 +67,7 @@ async function dropContent(tx: Tx, key: ScopeKey): Promise<void> {
 async function countWhere(tx: Tx, tenantId: string, sessionId: string | null): Promise<number> {
   let q = tx.selectFrom("session_memory_scopes").select((eb) => eb.fn.countAll<string | number>().as("n")).where("tenant_id", "=", tenantId);
   if (sessionId !== null) q = q.where("session_id", "=", sessionId);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  return Number((await q.modifyEnd(PREPARE).executeTakeFirstOrThrow()).n);
 }
 
 /** Live facts (not cleared, not expired, session not revoked) outside `key`, for the session or the tenant. */
@@ -89,7 +91,7 @@ async function liveFactsElsewhere(tx: Tx, key: ScopeKey, now: Date, sessionOnly:
       ),
     );
   if (sessionOnly) q = q.where("s.session_id", "=", key.session_id);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  return Number((await q.modifyEnd(PREPARE).executeTakeFirstOrThrow()).n);
 }
 
 interface LoadRow {
@@ -126,7 +128,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
    */
   async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
     const key = scopeKeyOf(owner);
-    const r = await sql<LoadRow>`
+    const r = await sql<LoadRow>`${PREPARE}
       select
         exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
         exists (select 1 from session_memory_scopes o where o.tenant_id = ${key.tenant_id} and o.session_id = ${key.session_id}
@@ -192,7 +194,7 @@ export class PostgresSessionStore implements SessionMemoryStore {
       // fact_count is what the quotas count: live facts plus history entries.
       const counts = { fact_count: storedFactCount(input.content), entity_count: input.content.entities.length, size_bytes: bytes };
       if (root) {
-        await scopeWhere(tx.updateTable("session_memory_scopes").set({ revision, doc: JSON.stringify(input.content.doc), updated_at: now, ...counts }), key).execute();
+        await scopeWhere(tx.updateTable("session_memory_scopes").set({ revision, doc: JSON.stringify(input.content.doc), updated_at: now, ...counts }), key).modifyEnd(PREPARE).execute();
       } else {
         await tx
           .insertInto("session_memory_scopes")
@@ -209,9 +211,9 @@ export class PostgresSessionStore implements SessionMemoryStore {
   /** Writes only what changed: removed facts, removed entities, then new/changed entities and facts. */
   private async writeDiff(tx: Tx, key: ScopeKey, expiresAt: Date, entities: SessionEntity[], facts: SessionFact[]): Promise<void> {
     const oldEntities = new Map(
-      (await scopeWhere(tx.selectFrom("session_memory_entities").select(["id", "name", "type", "doc"]), key).execute()).map((e) => [e.id, e]),
+      (await scopeWhere(tx.selectFrom("session_memory_entities").select(["id", "name", "type", "doc"]), key).modifyEnd(PREPARE).execute()).map((e) => [e.id, e]),
     );
-    const oldFacts = new Map((await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "doc"]), key).execute()).map((f) => [f.fact_id, f]));
+    const oldFacts = new Map((await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "doc"]), key).modifyEnd(PREPARE).execute()).map((f) => [f.fact_id, f]));
     const newEntityIds = new Set(entities.map((e) => e.id));
     const newFactIds = new Set(facts.map((f) => f.fact_id));
     for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)), CHUNK)) {
