@@ -15,6 +15,7 @@
  * touch them — so a search never reads stale rows, and a repeated search
  * reads none. With a PostgreSQL server (several processes) there is no cache.
  */
+import { PREPARE } from "../../core/prepare";
 import { sql, type RawBuilder } from "kysely";
 import type { PurgeResult, ScopeKey } from "../../core/memory/types";
 import { MAX_ENTITIES_PER_NAMESPACE } from "../../core/limits";
@@ -180,6 +181,7 @@ export class PostgresVectorRows implements VectorRows {
       .where("ns", "=", key.ns)
       .where("model", "=", model)
       .limit(MAX_ENTITIES_PER_NAMESPACE)
+      .modifyEnd(PREPARE)
       .execute();
     const out = rows.map((r) => ({ id: r.id, expires_at: r.expires_at.getTime(), vector: decodeVector(r.vector) }));
     if (cache && cache.gen === gen) {
