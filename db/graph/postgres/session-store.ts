@@ -29,8 +29,12 @@ function scopeWhere<Q extends { where: (...a: any[]) => Q }>(q: Q, key: ScopeKey
 }
 
 async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
+  const lock = () => tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate().modifyEnd(PREPARE).execute();
+  // The tenant's row exists after its first commit: one statement then. Two first commits both
+  // insert (one does nothing) and then queue on the same row lock.
+  if ((await lock()).length > 0) return;
   await tx.insertInto("session_memory_tenants").values({ tenant_id: tenantId }).onConflict((oc) => oc.column("tenant_id").doNothing()).modifyEnd(PREPARE).execute();
-  await tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate().modifyEnd(PREPARE).execute();
+  await lock();
 }
 
 async function isRevoked(tx: Tx, tenantId: string, sessionId: string): Promise<boolean> {
@@ -70,28 +74,58 @@ async function countWhere(tx: Tx, tenantId: string, sessionId: string | null): P
   return Number((await q.modifyEnd(PREPARE).executeTakeFirstOrThrow()).n);
 }
 
-/** Live facts (not cleared, not expired, session not revoked) outside `key`, for the session or the tenant. */
-async function liveFactsElsewhere(tx: Tx, key: ScopeKey, now: Date, sessionOnly: boolean): Promise<number> {
-  let q = tx
-    .selectFrom("session_memory_scopes as s")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>("s.fact_count"), sql<number>`0`).as("n"))
-    .where("s.tenant_id", "=", key.tenant_id)
-    .where("s.deleted_at", "is", null)
-    .where("s.expires_at", ">", now)
-    .where((eb) => eb.not(eb.and([eb("s.session_id", "=", key.session_id), eb("s.ns", "=", key.ns)])))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("session_memory_revocations as r")
-            .select("r.tenant_id")
-            .whereRef("r.tenant_id", "=", "s.tenant_id")
-            .whereRef("r.session_id", "=", "s.session_id"),
-        ),
-      ),
-    );
-  if (sessionOnly) q = q.where("s.session_id", "=", key.session_id);
-  return Number((await q.modifyEnd(PREPARE).executeTakeFirstOrThrow()).n);
+interface CommitChecksRow {
+  revoked: boolean;
+  other_subject: boolean;
+  subject_id: string | null;
+  revision: number | null;
+  expires_at: Date | string | null;
+  deleted_at: Date | string | null;
+  session_roots: string | number;
+  tenant_roots: string | number;
+  session_live_elsewhere: string | number;
+  tenant_live_elsewhere: string | number;
+}
+
+/**
+ * What a commit checks, read by ONE statement under the tenant's lock: revocation, another
+ * subject on the session, the root, and the quota counts (live facts in the tenant's and the
+ * session's other namespaces, revoked sessions not counted) — the checks clear() makes one by one.
+ * A commit is the hot write of a runtime's loop: one round trip here instead of seven.
+ */
+async function readCommitChecks(tx: Tx, owner: ScopeOwner, key: ScopeKey, now: Date) {
+  const live = (sessionOnly: boolean) => sql`(select coalesce(sum(x.fact_count), 0) from session_memory_scopes x
+      where x.tenant_id = ${key.tenant_id} and x.deleted_at is null and x.expires_at > ${now}
+        and not (x.session_id = ${key.session_id} and x.ns = ${key.ns})
+        and not exists (select 1 from session_memory_revocations r where r.tenant_id = x.tenant_id and r.session_id = x.session_id)
+        ${sessionOnly ? sql`and x.session_id = ${key.session_id}` : sql``})`;
+  const r = await sql<CommitChecksRow>`${PREPARE}
+    select
+      exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
+      exists (select 1 from session_memory_scopes o where o.tenant_id = ${key.tenant_id} and o.session_id = ${key.session_id}
+              and o.subject_id <> ${owner.subject_id}) as other_subject,
+      s.subject_id, s.revision, s.expires_at, s.deleted_at,
+      (select count(*) from session_memory_scopes c where c.tenant_id = ${key.tenant_id} and c.session_id = ${key.session_id}) as session_roots,
+      (select count(*) from session_memory_scopes c where c.tenant_id = ${key.tenant_id}) as tenant_roots,
+      ${live(true)} as session_live_elsewhere,
+      ${live(false)} as tenant_live_elsewhere
+    from (select 1) as one
+    left join session_memory_scopes s on s.tenant_id = ${key.tenant_id} and s.session_id = ${key.session_id} and s.ns = ${key.ns}`.execute(tx);
+  const row = r.rows[0];
+  if (!row) throw new AppError("internal");
+  const root: RootState | null =
+    row.subject_id !== null && row.revision !== null && row.expires_at !== null
+      ? { subject_id: row.subject_id, revision: Number(row.revision), expires_at: asDate(row.expires_at).getTime(), deleted: row.deleted_at !== null }
+      : null;
+  return {
+    root,
+    revoked: Boolean(row.revoked),
+    otherSubject: Boolean(row.other_subject),
+    sessionRoots: Number(row.session_roots),
+    tenantRoots: Number(row.tenant_roots),
+    sessionLiveFactsElsewhere: Number(row.session_live_elsewhere),
+    tenantLiveFactsElsewhere: Number(row.tenant_live_elsewhere),
+  };
 }
 
 interface LoadRow {
@@ -171,10 +205,11 @@ export class PostgresSessionStore implements SessionMemoryStore {
     const now = new Date(input.now);
     const result = await inTransaction(this.db, async (tx): Promise<CommitResult | "expired"> => {
       await lockTenant(tx, owner.tenant_id);
-      const root = await readRoot(tx, key);
+      const checks = await readCommitChecks(tx, owner, key, now);
+      const root = checks.root;
       const state = checkRoot(root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, {
-        revoked: await isRevoked(tx, owner.tenant_id, owner.session_id),
-        otherSubject: await otherSubject(tx, owner),
+        revoked: checks.revoked,
+        otherSubject: checks.otherSubject,
         now: input.now,
       });
       if (state === "expired") {
@@ -184,10 +219,10 @@ export class PostgresSessionStore implements SessionMemoryStore {
       const bytes = checkSnapshot(key, input.content);
       enforceQuotas({
         creatingRoot: root === null,
-        sessionRoots: await countWhere(tx, owner.tenant_id, owner.session_id),
-        tenantRoots: await countWhere(tx, owner.tenant_id, null),
-        sessionLiveFactsElsewhere: await liveFactsElsewhere(tx, key, now, true),
-        tenantLiveFactsElsewhere: await liveFactsElsewhere(tx, key, now, false),
+        sessionRoots: checks.sessionRoots,
+        tenantRoots: checks.tenantRoots,
+        sessionLiveFactsElsewhere: checks.sessionLiveFactsElsewhere,
+        tenantLiveFactsElsewhere: checks.tenantLiveFactsElsewhere,
         factsAfter: storedFactCount(input.content),
       });
       const revision = (root?.revision ?? 0) + 1;
