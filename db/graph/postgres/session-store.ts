@@ -245,10 +245,19 @@ export class PostgresSessionStore implements SessionMemoryStore {
 
   /** Writes only what changed: removed facts, removed entities, then new/changed entities and facts. */
   private async writeDiff(tx: Tx, key: ScopeKey, expiresAt: Date, entities: SessionEntity[], facts: SessionFact[]): Promise<void> {
-    const oldEntities = new Map(
-      (await scopeWhere(tx.selectFrom("session_memory_entities").select(["id", "name", "type", "doc"]), key).modifyEnd(PREPARE).execute()).map((e) => [e.id, e]),
-    );
-    const oldFacts = new Map((await scopeWhere(tx.selectFrom("session_memory_facts").select(["fact_id", "doc"]), key).modifyEnd(PREPARE).execute()).map((f) => [f.fact_id, f]));
+    // What is stored now, entities and facts, in one statement (as load() reads them).
+    const stored = (
+      await sql<{ entities: unknown; facts: unknown }>`${PREPARE}
+        select
+          (select coalesce(json_agg(json_build_array(e.id, e.name, e.doc)), '[]'::json)
+             from session_memory_entities e
+            where e.tenant_id = ${key.tenant_id} and e.session_id = ${key.session_id} and e.ns = ${key.ns}) as entities,
+          (select coalesce(json_agg(json_build_array(f.fact_id, f.doc)), '[]'::json)
+             from session_memory_facts f
+            where f.tenant_id = ${key.tenant_id} and f.session_id = ${key.session_id} and f.ns = ${key.ns}) as facts`.execute(tx)
+    ).rows[0];
+    const oldEntities = new Map(asJson<Array<[string, string, unknown]>>(stored?.entities ?? "[]").map(([id, name, doc]) => [id, { name, doc }]));
+    const oldFacts = new Map(asJson<Array<[string, unknown]>>(stored?.facts ?? "[]").map(([fact_id, doc]) => [fact_id, { doc }]));
     const newEntityIds = new Set(entities.map((e) => e.id));
     const newFactIds = new Set(facts.map((f) => f.fact_id));
     for (const ids of chunks([...oldFacts.keys()].filter((id) => !newFactIds.has(id)), CHUNK)) {
