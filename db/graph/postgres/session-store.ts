@@ -74,13 +74,36 @@ async function countWhere(tx: Tx, tenantId: string, sessionId: string | null): P
   return Number((await q.modifyEnd(PREPARE).executeTakeFirstOrThrow()).n);
 }
 
-interface CommitChecksRow {
+/** What load() and a commit both read first: revocation, another subject on the session, the root. */
+interface AccessRow {
   revoked: boolean;
   other_subject: boolean;
   subject_id: string | null;
   revision: number | null;
   expires_at: Date | string | null;
   deleted_at: Date | string | null;
+}
+
+/** AccessRow's columns (the root as `s`); the statement ends with accessFrom(key). */
+function accessColumns(owner: ScopeOwner, key: ScopeKey) {
+  return sql`exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
+      exists (select 1 from session_memory_scopes o where o.tenant_id = ${key.tenant_id} and o.session_id = ${key.session_id}
+              and o.subject_id <> ${owner.subject_id}) as other_subject,
+      s.subject_id, s.revision, s.expires_at, s.deleted_at`;
+}
+
+function accessFrom(key: ScopeKey) {
+  return sql`from (select 1) as one
+    left join session_memory_scopes s on s.tenant_id = ${key.tenant_id} and s.session_id = ${key.session_id} and s.ns = ${key.ns}`;
+}
+
+/** The root an AccessRow read, or null when the namespace has none. */
+function rootOf(row: AccessRow): RootState | null {
+  if (row.subject_id === null || row.revision === null || row.expires_at === null) return null;
+  return { subject_id: row.subject_id, revision: Number(row.revision), expires_at: asDate(row.expires_at).getTime(), deleted: row.deleted_at !== null };
+}
+
+interface CommitChecksRow extends AccessRow {
   session_roots: string | number;
   tenant_roots: string | number;
   session_live_elsewhere: string | number;
@@ -101,24 +124,16 @@ async function readCommitChecks(tx: Tx, owner: ScopeOwner, key: ScopeKey, now: D
         ${sessionOnly ? sql`and x.session_id = ${key.session_id}` : sql``})`;
   const r = await sql<CommitChecksRow>`${PREPARE}
     select
-      exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
-      exists (select 1 from session_memory_scopes o where o.tenant_id = ${key.tenant_id} and o.session_id = ${key.session_id}
-              and o.subject_id <> ${owner.subject_id}) as other_subject,
-      s.subject_id, s.revision, s.expires_at, s.deleted_at,
+      ${accessColumns(owner, key)},
       (select count(*) from session_memory_scopes c where c.tenant_id = ${key.tenant_id} and c.session_id = ${key.session_id}) as session_roots,
       (select count(*) from session_memory_scopes c where c.tenant_id = ${key.tenant_id}) as tenant_roots,
       ${live(true)} as session_live_elsewhere,
       ${live(false)} as tenant_live_elsewhere
-    from (select 1) as one
-    left join session_memory_scopes s on s.tenant_id = ${key.tenant_id} and s.session_id = ${key.session_id} and s.ns = ${key.ns}`.execute(tx);
+    ${accessFrom(key)}`.execute(tx);
   const row = r.rows[0];
   if (!row) throw new AppError("internal");
-  const root: RootState | null =
-    row.subject_id !== null && row.revision !== null && row.expires_at !== null
-      ? { subject_id: row.subject_id, revision: Number(row.revision), expires_at: asDate(row.expires_at).getTime(), deleted: row.deleted_at !== null }
-      : null;
   return {
-    root,
+    root: rootOf(row),
     revoked: Boolean(row.revoked),
     otherSubject: Boolean(row.other_subject),
     sessionRoots: Number(row.session_roots),
@@ -128,19 +143,12 @@ async function readCommitChecks(tx: Tx, owner: ScopeOwner, key: ScopeKey, now: D
   };
 }
 
-interface LoadRow {
-  revoked: boolean;
-  other_subject: boolean;
-  subject_id: string | null;
-  revision: number | null;
-  expires_at: Date | string | null;
-  deleted_at: Date | string | null;
+interface LoadRow extends AccessRow {
   doc: unknown;
   entities: unknown;
   facts: unknown;
 }
 
-/** JSON columns arrive parsed from node-postgres and PGlite; a driver that hands back text is parsed here. */
 function asJson<T>(v: unknown): T {
   return (typeof v === "string" ? JSON.parse(v) : v) as T;
 }
@@ -164,24 +172,19 @@ export class PostgresSessionStore implements SessionMemoryStore {
     const key = scopeKeyOf(owner);
     const r = await sql<LoadRow>`${PREPARE}
       select
-        exists (select 1 from session_memory_revocations v where v.tenant_id = ${key.tenant_id} and v.session_id = ${key.session_id}) as revoked,
-        exists (select 1 from session_memory_scopes o where o.tenant_id = ${key.tenant_id} and o.session_id = ${key.session_id}
-                and o.subject_id <> ${owner.subject_id}) as other_subject,
-        s.subject_id, s.revision, s.expires_at, s.deleted_at, s.doc,
+        ${accessColumns(owner, key)}, s.doc,
         (select coalesce(json_agg(json_build_array(e.id, e.name, e.type, e.doc) order by e.id), '[]'::json)
            from session_memory_entities e
           where e.tenant_id = ${key.tenant_id} and e.session_id = ${key.session_id} and e.ns = ${key.ns}) as entities,
         (select coalesce(json_agg(json_build_array(f.fact_id, f.subject_id, f.predicate, f.object_id, f.doc) order by f.fact_id), '[]'::json)
            from session_memory_facts f
           where f.tenant_id = ${key.tenant_id} and f.session_id = ${key.session_id} and f.ns = ${key.ns}) as facts
-      from (select 1) as one
-      left join session_memory_scopes s on s.tenant_id = ${key.tenant_id} and s.session_id = ${key.session_id} and s.ns = ${key.ns}`.execute(this.db);
+      ${accessFrom(key)}`.execute(this.db);
     const row = r.rows[0];
     if (!row) throw new AppError("internal");
-    const exists = row.subject_id !== null && row.revision !== null && row.expires_at !== null;
-    const expiresAt = exists ? asDate(row.expires_at!).getTime() : 0;
-    const state = checkLoad(exists ? { deleted: row.deleted_at !== null, expires_at: expiresAt } : null, { revoked: Boolean(row.revoked), otherSubject: Boolean(row.other_subject), now });
-    if (state === "absent") return null;
+    const root = rootOf(row);
+    const state = checkLoad(root ? { deleted: root.deleted, expires_at: root.expires_at } : null, { revoked: Boolean(row.revoked), otherSubject: Boolean(row.other_subject), now });
+    if (state === "absent" || !root) return null;
     if (state === "expired") {
       await inTransaction(this.db, (tx) => dropContent(tx, key));
       throw new AppError("session_expired");
@@ -190,9 +193,9 @@ export class PostgresSessionStore implements SessionMemoryStore {
     const facts = asJson<Array<[string, string, string, string, SessionFact["doc"]]>>(row.facts);
     return {
       key,
-      subject_id: row.subject_id!, // present: checkLoad said the root exists
-      revision: Number(row.revision),
-      expires_at: expiresAt,
+      subject_id: root.subject_id,
+      revision: root.revision,
+      expires_at: root.expires_at,
       doc: asJson<Record<string, unknown>>(row.doc ?? {}),
       entities: entities.map(([id, name, type, doc]) => ({ id, name, type, doc })),
       facts: facts.map(([fact_id, subject_id, predicate, object_id, doc]) => ({ fact_id, subject_id, predicate, object_id, doc })),
