@@ -26,7 +26,8 @@
  */
 // First: refuse an unsupported Node.js before the build starts (`npm start` runs this first).
 import "../bin/supported-node.js";
-import { rmSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
@@ -35,6 +36,49 @@ import { ensureTemplate } from "./pglite-template.mjs";
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { outdir: { type: "string" } } });
 const outdir = path.resolve(root, values.outdir ?? "dist");
+
+/**
+ * One build of an output directory at a time: a second `npm start` in the same checkout (or a
+ * build beside a starting server) would otherwise remove the files the first is writing. The lock
+ * is a file made exclusively, naming its holder's pid; a holder that died leaves it to be taken.
+ * A build that had to wait and finds the directory built after it began waiting uses that build.
+ */
+async function takeLock(file) {
+  const began = Date.now();
+  for (;;) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return began;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(file, "utf8"));
+      if (holder > 0) process.kill(holder, 0);
+    } catch (err) {
+      if (err.code === "ESRCH" || holder === 0) rmSync(file, { force: true }); // its holder is gone
+    }
+    await sleep(100);
+  }
+}
+
+const lock = `${outdir}.build-lock`;
+const waitingSince = await takeLock(lock);
+process.on("exit", () => rmSync(lock, { force: true }));
+const builtMeanwhile = (() => {
+  try {
+    return statSync(path.join(outdir, "cli.js")).mtimeMs >= waitingSince && statSync(path.join(outdir, "pglite-template")).isDirectory();
+  } catch {
+    return false;
+  }
+})();
+if (builtMeanwhile) {
+  process.stdout.write(`${path.relative(root, outdir) || "."}/ was built by another build meanwhile; using it\n`);
+  process.exit(0);
+}
 
 rmSync(outdir, { recursive: true, force: true });
 /** Our workspace packages (clients/*) are TypeScript sources: bundle them instead of leaving them external. */
