@@ -19,11 +19,61 @@ import type { TripleInput } from "./types";
 export interface Turn {
   role: "user" | "assistant" | "tool";
   content: string;
+  /** The runtime's own ID for the turn (bounded, validated at the boundary); provenance only. */
+  id?: string | undefined;
+}
+
+/**
+ * The documented predicate vocabulary of extracted statements (docs/memory.md):
+ * what kind of durable thing a thread said. A statement is stored as
+ * `<what it is about> <kind> <the statement's text>`.
+ */
+export const STATEMENT_KINDS = [
+  "decided", // a decision: "we'll go with X", "let's use X"
+  "corrected", // a correction whose earlier statement is not in memory
+  "rule", // a constraint or rule: "never …", "always …", "must not …"
+  "prefers", // a preference: "I prefer …", "use tabs"
+  "located_in", // a code location: file, symbol, env var, command
+  "has_value", // a version, a figure, a setting
+  "owned_by", // ownership: "Alice owns …", "the payments team maintains …"
+  "status", // a status change: "is deprecated", "is done", "shipped"
+  "caused_by", // the cause of a bug or incident
+  "fixed_by", // a fix: "fixed by …", "the fix is …"
+  "states", // any other durable statement about the project
+] as const;
+export type StatementKind = (typeof STATEMENT_KINDS)[number];
+
+/** What a statement is about: a code identifier, a path, an env var, a command or a named thing. */
+export interface Topic {
+  name: string;
+  /** `file`, `symbol`, `env`, `command`, `version`, `topic` (a named thing in plain language). */
+  type: string;
+}
+
+/** One durable statement an extractor found, before the planner decides what to store. */
+export interface Statement {
+  /** The statement as it should be stored (from redacted turn text; the planner bounds its length). */
+  text: string;
+  kind: StatementKind;
+  /** 1..3 topics, the main one first. */
+  about: Topic[];
+  /** 0..1: how durable and useful it is; the namespace budget drops the lowest first. */
+  salience: number;
+  /** Indexes (0-based) of the turns of the offload call it came from. */
+  turns: number[];
+  /**
+   * Set when the statement corrects an earlier one ("now X, not Y", "we switched to",
+   * "no longer", "instead of"): the words of the replaced value when the turn names it.
+   */
+  corrects?: { old: string[] } | undefined;
+  /** Code relations the statement states (`OrderService calls UserRepository.findById`), stored beside it. */
+  links?: TripleInput[] | undefined;
 }
 
 export interface Extractor {
   readonly kind: string;
-  extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]>;
+  /** Statements found in redacted turns, in the order they were said. Never logs turn text. */
+  extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<Statement[]>;
 }
 
 const RELATIONS: Array<[RegExp, string]> = [
@@ -65,6 +115,18 @@ function typeOf(name: string): string {
   return "";
 }
 
+/** Code relations per turn as statements that carry only their links (one per relation, deduplicated). */
+function linkStatements(perTurn: TripleInput[][]): Statement[] {
+  const out = new Map<string, Statement>();
+  perTurn.forEach((links, i) => {
+    for (const t of links) {
+      const k = `${t.subject}\u0000${t.predicate}\u0000${t.object}`.toLowerCase();
+      if (!out.has(k)) out.set(k, { text: `${t.subject} ${t.predicate.replace(/_/g, " ")} ${t.object}`, kind: "states", about: [{ name: t.subject, type: t.subject_type ?? "" }], salience: 0.5, turns: [i], links: [t] });
+    }
+  });
+  return [...out.values()];
+}
+
 export class LocalExtractor implements Extractor {
   readonly kind = "local";
 
@@ -88,12 +150,10 @@ export class LocalExtractor implements Extractor {
     return [...out.values()];
   }
 
-  async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]> {
+  async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<Statement[]> {
     assertAuthorisedIdentity(identity);
     if (signal?.aborted) throw new AppError("canceled");
-    const all = new Map<string, TripleInput>();
-    for (const t of turns) for (const x of this.extractText(t.content)) all.set(`${x.subject}\u0000${x.predicate}\u0000${x.object}`.toLowerCase(), x);
-    return [...all.values()];
+    return linkStatements(turns.map((t) => this.extractText(t.content)));
   }
 }
 
@@ -101,7 +161,7 @@ export class OpenAIExtractor implements Extractor {
   readonly kind = "openai";
   constructor(private readonly opts: { baseUrl: string; model: string; apiKey?: string | undefined; timeoutMs?: number; gate?: ProviderGate | undefined }) {}
 
-  async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<TripleInput[]> {
+  async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<Statement[]> {
     assertAuthorisedIdentity(identity);
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
     const call = () => fetch(`${this.opts.baseUrl.replace(/\/$/, "")}/chat/completions`, {
@@ -131,7 +191,7 @@ export class OpenAIExtractor implements Extractor {
     }
     const triples = (parsed as { triples?: unknown }).triples;
     if (!Array.isArray(triples)) return [];
-    return triples
+    const links: TripleInput[] = triples
       .filter((t): t is Record<string, unknown> => !!t && typeof t === "object")
       .filter((t) => typeof t.subject === "string" && typeof t.object === "string" && typeof t.predicate === "string" && PREDICATE_PATTERN.test(t.predicate))
       .slice(0, 64)
@@ -142,5 +202,6 @@ export class OpenAIExtractor implements Extractor {
         subject_type: typeof t.subject_type === "string" && /^[A-Za-z0-9_.:-]{0,64}$/.test(t.subject_type) ? t.subject_type : "",
         object_type: typeof t.object_type === "string" && /^[A-Za-z0-9_.:-]{0,64}$/.test(t.object_type) ? t.object_type : "",
       }));
+    return linkStatements([links]);
   }
 }

@@ -82,7 +82,7 @@ export class OffloadQueue {
   private async process(batch: OffloadBatch): Promise<OffloadOutcome> {
     try {
       const scope = await batch.recheck();
-      const triples = await this.deps.extractor.extract(scope.identity, batch.turns);
+      const triples = (await this.deps.extractor.extract(scope.identity, batch.turns)).flatMap((x) => x.links ?? []);
       if (triples.length === 0) return { stored: 0 };
       const r = await this.deps.engine.upsert(scope, { triples: triples.slice(0, 256), source: "offload" });
       return { stored: r.facts.length };
