@@ -212,7 +212,24 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const current = await sql<{ s: string }>`select current_schema() as s`.execute(db);
   const migrationTableSchema = current.rows[0]?.s;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    if (attempt >= LISTING_ATTEMPTS || !isVanishedRelation(error)) throw error;
+    await new Promise((r) => setTimeout(r, 20 * attempt));
+  }
+}
+
+/**
+ * Kysely's migrator checks for its tables by listing every table of every schema and asking
+ * `pg_get_serial_sequence` about each column; a table or schema another client drops during
+ * that listing (a neighbouring application, a parallel test's schema) fails the listing with
+ * "relation … does not exist" or "schema … does not exist". Nothing of ours ran yet (pending
+ * migrations run in one transaction, rolled back on failure), so the whole call is repeated.
+ */
+const LISTING_ATTEMPTS = 5;
+
+function isVanishedRelation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "42P01" || code === "3F000";
 }
