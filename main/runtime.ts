@@ -19,8 +19,9 @@ import { idempotencyCleaner } from "../queues/idempotency";
 import { sweepGenerations } from "../db/graph/postgres/generations";
 import { jobQuotesCleaner } from "../queues/memory-erasure";
 import { JobMetrics } from "../queues/metrics";
-import { Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { Embedder } from "../core/memory/embedder";
+import type { OffloadQueue } from "../core/memory/offload";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
@@ -90,6 +91,7 @@ export async function startPlatform(
   queue.caps = { ...(config.JOB_ORG_MAX_QUEUED ? { perOrg: config.JOB_ORG_MAX_QUEUED } : {}), ...(config.JOB_SESSION_MAX_QUEUED ? { perSession: config.JOB_SESSION_MAX_QUEUED } : {}) };
   queue.onLimit = (pool, limit) => jobMetrics.limited(pool, limit);
   if (ctx.memory) embedderMetric(ctx.memory.embedder, ctx.jobMetrics.registry);
+  if (ctx.memory) offloadMetrics(ctx.memory.offload, ctx.jobMetrics.registry);
   let workers: WorkerHost | undefined;
   let webhooks: WebhookSender | undefined;
   let unannounce: (() => void) | undefined;
@@ -177,6 +179,34 @@ export async function startPlatform(
     logger.info({ url: platform.url, database: database.kind, location: database.location }, "listening");
   }
   return platform;
+}
+
+/**
+ * `codesynapse_offload_extraction_total{count}`: what offload extraction did in this process
+ * (turns, statements found, stored, repeats, superseded, dropped for the namespace budget,
+ * shortened), and `codesynapse_offload_failures_total{code}`. No tenant or session labels.
+ */
+function offloadMetrics(offload: OffloadQueue, registry: Registry): void {
+  new Counter({
+    name: "codesynapse_offload_extraction_total",
+    help: "Offload extraction in this process: turns read, statements found, stored, repeats, superseded, dropped for the namespace budget, shortened.",
+    labelNames: ["count"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [k, v] of Object.entries(offload.totals)) this.inc({ count: k }, v);
+    },
+  });
+  new Counter({
+    name: "codesynapse_offload_failures_total",
+    help: "Offload calls whose extraction stored nothing, by error code (e.g. a binding revoked meanwhile).",
+    labelNames: ["code"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [code, v] of offload.failures) this.inc({ code }, v);
+    },
+  });
 }
 
 /**

@@ -69,3 +69,16 @@ export const repoFactHistory = z.strictObject({
     }),
   ),
 });
+
+/** What offload extraction did in one namespace, running totals (counts only). */
+export const extractionCounts = z.object({
+  offloads: z.number().int().describe("Offload calls processed."),
+  turns: z.number().int(),
+  statements: z.number().int().describe("Durable statements the extractor found."),
+  stored: z.number().int().describe("Statements stored as new facts."),
+  repeats: z.number().int().describe("Statements that repeated a stored one (no new fact)."),
+  superseded: z.number().int().describe("Facts a correction or a new value replaced (kept in history)."),
+  dropped: z.number().int().describe("Extracted facts dropped to keep the namespace within its limits."),
+  shortened: z.number().int().describe("Statements cut to fit the namespace's size."),
+  last_at: z.string().optional().describe("When extraction last wrote (ISO 8601)."),
+});

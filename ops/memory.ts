@@ -34,7 +34,7 @@ import { eraseJobsQuotingFacts, eraseRepoJobQuotes } from "../queues/memory-eras
 import { readNamespaceErasure, recordForgetErasure, recordNamespaceErasure } from "../core/retention/receipts";
 import { defineOperation, type OpCall } from "./operation";
 import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
-import { asOf, erasureReceipt, factHistory, liveFact, repoFactHistory, repoFactId, sessionFactId } from "./memory-schemas";
+import { asOf, extractionCounts, erasureReceipt, factHistory, liveFact, repoFactHistory, repoFactId, sessionFactId } from "./memory-schemas";
 
 const SESSION = "/api/v1/repos/:repo/session-memory";
 /** What session memory itself refuses: its limits, a cleared namespace, a concurrent write. */
@@ -92,18 +92,30 @@ export const offloadTurns = defineOperation({
   name: "session_memory.offload",
   title: "Offload conversation turns",
   description:
-    "Hands recent conversation turns to the local memory extractor, which stores the facts it finds in THIS thread's session " +
-    "memory for the repository (never in shared repository memory). Turns are redacted before they are queued, held only in " +
-    `memory, and processed in the background; answers {accepted: n} at once. At most ${MAX_OFFLOAD_TURNS} turns of ${MAX_OFFLOAD_TURN_CHARS} characters.`,
+    "Call this after each finished exchange (or before the context is compacted) with the turns since the last call: the " +
+    "local memory extractor keeps what lasts — decisions, corrections, rules, preferences, code locations (files, symbols, " +
+    "env vars, commands), versions and figures, ownership, causes of bugs and their fixes — as facts in THIS thread's " +
+    "session memory for the repository (never in shared repository memory), so recall_context finds them later. A " +
+    "correction replaces the fact it corrects; a repeat adds nothing; near the namespace's limits the least useful " +
+    "extracted facts are dropped (counted in the namespace read's `extraction`). Turns are redacted before they are " +
+    "queued, held only in memory and processed in the background; each fact's source names its turn (the turn's `id`, " +
+    `else the answer's offload_id and the turn's position). Answers {accepted, offload_id} at once. At most ${MAX_OFFLOAD_TURNS} ` +
+    `turns of ${MAX_OFFLOAD_TURN_CHARS} characters.`,
   input: {
     repo: repoRef,
     turns: z
-      .array(z.strictObject({ role: z.enum(["user", "assistant", "tool"]), content: textString(MAX_OFFLOAD_TURN_CHARS) }))
+      .array(
+        z.strictObject({
+          role: z.enum(["user", "assistant", "tool"]),
+          content: textString(MAX_OFFLOAD_TURN_CHARS),
+          id: idString().optional().describe("The runtime's own ID for the turn (provenance only; never a session ID)."),
+        }),
+      )
       .min(1)
       .max(MAX_OFFLOAD_TURNS)
-      .describe('Turns like {"role": "user", "content": "..."}.'),
+      .describe('Turns like {"role": "user", "content": "...", "id": "turn-41"} (id optional).'),
   },
-  output: z.object({ accepted: z.number().int() }),
+  output: z.object({ accepted: z.number().int(), offload_id: z.string() }),
   level: "read",
   errors: SESSION_ERRORS,
   http: [{ method: "post", path: `${SESSION}/offload`, status: 202 }],
@@ -113,13 +125,19 @@ export const offloadTurns = defineOperation({
     const { principal } = call;
     const sessionId = call.auth.identity.session_id;
     const repoId = call.repo!.repoId;
+    // A turn ID is provenance, stored in sources: the thread's own session ID is refused there (not echoed).
+    input.turns.forEach((t, i) => {
+      if (t.id !== undefined && (t.id === sessionId || t.id === call.auth.identity.parent_session_id)) {
+        throw new AppError("validation_failed", { message: `The request is not valid: turns.${i}.id (a turn ID cannot be a session ID).`, details: { field: `turns.${i}.id` } });
+      }
+    });
     // OFF-2: authorization is run again from the rows before the extracted facts are stored.
     const recheck = async (): Promise<MemoryScope> => {
       const a = await authorize(db, clock, principal, sessionId, { repo: { ref: repoId, level: "read" } });
       return { identity: a.identity, ns: a.repo!.repoId, expiresAt: a.expiresAt };
     };
-    await memoryOf(call).offload.submit(scopeOf(call), input.turns, recheck);
-    return { accepted: input.turns.length };
+    const { offload_id } = await memoryOf(call).offload.submit(scopeOf(call), input.turns, recheck);
+    return { accepted: input.turns.length, offload_id };
   },
 });
 
@@ -235,7 +253,8 @@ export const readSessionMemory = defineOperation({
   description:
     "Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a " +
     "case-insensitive substring q. Only facts current now, unless as_of asks what the thread believed at that time. " +
-    "Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision}.",
+    "Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision, extraction}: extraction " +
+    "counts what offload_turns did in this namespace (turns, statements found, stored, repeats, superseded, dropped for the budget, shortened).",
   input: {
     repo: repoRef,
     q: textString(MAX_ENTITY_NAME_CHARS).optional().describe("Only entities and facts whose names, types or predicate contain this text."),
@@ -246,6 +265,7 @@ export const readSessionMemory = defineOperation({
     entities: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), aliases: z.array(z.string()) })),
     facts: z.array(liveFact),
     revision: z.number().int(),
+    extraction: extractionCounts,
   }),
   level: "read",
   errors: SESSION_ERRORS,
@@ -253,7 +273,7 @@ export const readSessionMemory = defineOperation({
   mcp: { tool: "read_session_memory", readOnly: true },
   async run(call, input) {
     const out = await memoryOf(call).sessions.read(scopeOf(call), { q: input.q, limit: input.limit, asOf: instant(input.as_of, "as_of") });
-    return { entities: out.entities, facts: out.facts, revision: out.revision };
+    return { entities: out.entities, facts: out.facts, revision: out.revision, extraction: out.extraction };
   },
 });
 

@@ -30,6 +30,7 @@ import type { Embedder } from "./embedder";
 import { endFact, factsAsOf, historyOf, planSupersession, singleValuedOf, withMeta } from "./history";
 import { entityId, factId, normalizeName, SESSION_FACT_ID } from "./ids";
 import { checkSnapshot, emptyContent, PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
+import { extractionTotals } from "./extract/plan";
 import type { SessionMemoryStore } from "./store";
 import type { FactVersion, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact, SnapshotContent, TripleInput } from "./types";
 import { scopeKeyOf } from "./types";
@@ -64,6 +65,8 @@ export interface ReadResult {
   entities: Array<{ id: string; name: string; type: string; aliases: string[] }>;
   facts: LiveFactView[];
   revision: number;
+  /** What offload extraction did in this namespace (running counts). */
+  extraction: ReturnType<typeof extractionTotals>;
 }
 
 /** A fact as reads show it: the view, its source, and when it became current (ISO; null before validity existed). */
@@ -208,7 +211,7 @@ export class SessionMemoryEngine {
     const facts = factViews(s, live)
       .filter((f) => match(f.subject.name) || match(f.object.name) || match(f.predicate) || match(f.subject.type) || match(f.object.type))
       .slice(0, limit);
-    return { entities, facts, revision: s.revision };
+    return { entities, facts, revision: s.revision, extraction: extractionTotals(s.doc) };
   }
 
   /**
@@ -221,7 +224,6 @@ export class SessionMemoryEngine {
   async upsert(scope: MemoryScope, input: UpsertInput): Promise<UpsertResult> {
     const owner = scopeOwner(scope);
     const key = scopeKeyOf(owner);
-    const expiresAt = expiryMs(scope);
     if (!Array.isArray(input.triples) || input.triples.length < 1 || input.triples.length > MAX_TRIPLES_PER_UPSERT) throw bad("triples");
     let source: string | undefined;
     if (input.source !== undefined) {
@@ -253,9 +255,7 @@ export class SessionMemoryEngine {
       });
     }
 
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.snapshot(scope);
-      const now = this.now();
+    return this.mutate(scope, (current, now) => {
       if (observedAt !== undefined && observedAt > now) throw bad("observed_at");
       const entities = new Map(current.entities.map((e) => [e.id, e]));
       const facts = new Map(current.facts.map((f) => [f.fact_id, f]));
@@ -299,18 +299,41 @@ export class SessionMemoryEngine {
         entities: [...entities.values()],
         facts: [...facts.values()],
       };
+      const seen = new Set<string>();
+      const result = {
+        facts: touched
+          .filter((f) => !seen.has(f.fact_id) && seen.add(f.fact_id))
+          .map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id })),
+        superseded: [...ended.keys()],
+      };
+      return { content, added, result };
+    });
+  }
+
+  /**
+   * One optimistic write of the namespace's next snapshot: `build` gets the
+   * authoritative snapshot and the platform time and answers the next content,
+   * the entities it adds (embedded after the commit) and its result. The
+   * content is checked (checkSnapshot) and committed at the revision read; a
+   * concurrent writer's commit makes it read and build again, up to
+   * REVISION_RETRIES times. Every write of facts goes through here.
+   */
+  async mutate<T extends object>(
+    scope: MemoryScope,
+    build: (current: ScopeSnapshot, now: number) => { content: SnapshotContent; added: SessionEntity[]; result: T },
+  ): Promise<T & { revision: number }> {
+    const owner = scopeOwner(scope);
+    const key = scopeKeyOf(owner);
+    const expiresAt = expiryMs(scope);
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.snapshot(scope);
+      const now = this.now();
+      const { content, added, result } = build(current, now);
       checkSnapshot(key, content);
       try {
         const { revision } = await this.deps.store.commit({ owner, expectedRevision: current.revision, expiresAt, content, now });
         await this.embedEntities(scope, key, added, expiresAt);
-        const seen = new Set<string>();
-        return {
-          facts: touched
-            .filter((f) => !seen.has(f.fact_id) && seen.add(f.fact_id))
-            .map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id })),
-          superseded: [...ended.keys()],
-          revision,
-        };
+        return { ...result, revision };
       } catch (err) {
         if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= REVISION_RETRIES) throw err;
       }
@@ -320,12 +343,8 @@ export class SessionMemoryEngine {
   /** Retracts one live fact: it leaves the live snapshot and its history records when. Unknown or ended → 404. */
   async retract(scope: MemoryScope, id: string): Promise<{ fact_id: string; valid_to: string; revision: number }> {
     const owner = scopeOwner(scope);
-    const key = scopeKeyOf(owner);
-    const expiresAt = expiryMs(scope);
     if (typeof id !== "string" || !SESSION_FACT_ID.test(id)) throw notFound();
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.snapshot(scope);
-      const now = this.now();
+    return this.mutate(scope, (current, now) => {
       const f = current.facts.find((x) => x.fact_id === id);
       if (!f) throw notFound();
       const history = [...historyOf(current), endFact(f, owner.session_id, now, "retracted", [])];
@@ -334,14 +353,8 @@ export class SessionMemoryEngine {
         entities: current.entities,
         facts: current.facts.filter((x) => x.fact_id !== id),
       };
-      checkSnapshot(key, content);
-      try {
-        const { revision } = await this.deps.store.commit({ owner, expectedRevision: current.revision, expiresAt, content, now });
-        return { fact_id: id, valid_to: new Date(now).toISOString(), revision };
-      } catch (err) {
-        if (!(err instanceof AppError && err.code === "revision_conflict") || attempt >= REVISION_RETRIES) throw err;
-      }
-    }
+      return { content, added: [], result: { fact_id: id, valid_to: new Date(now).toISOString() } };
+    });
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
  * Extraction (OFF-2): turns → triples, using only a local memory model.
- *  - LocalExtractor (default): deterministic, no network. Finds statements of
- *    the form `<Identifier> <relation phrase> <Identifier>` where identifiers
- *    look like code (CamelCase, snake_case, dotted or path-like names, or
- *    `backticked`) and the phrase is one of a fixed set of relations.
+ *  - LocalExtractor (default): deterministic, no network, no model. Keeps the
+ *    sentences that say something durable (core/memory/extract/), and the code
+ *    relations they state: `<Identifier> <relation phrase> <Identifier>` where
+ *    identifiers look like code (CamelCase, snake_case, dotted or path-like
+ *    names, or `backticked`) and the phrase is one of a fixed set of relations.
  *  - OpenAIExtractor: a locally hosted model behind an OpenAI-compatible
  *    chat endpoint (Ollama, vLLM), asked for JSON triples; its output is
  *    validated like any other input.
@@ -15,6 +16,9 @@ import type { Identity } from "../execution/identity";
 import { assertAuthorisedIdentity } from "./embedder";
 import { PREDICATE_PATTERN } from "./snapshot";
 import type { TripleInput } from "./types";
+import { classify, KEEP, oldValues } from "./extract/classify";
+import { sentences } from "./extract/segment";
+import { topicsOf } from "./extract/topics";
 
 export interface Turn {
   role: "user" | "assistant" | "tool";
@@ -150,11 +154,51 @@ export class LocalExtractor implements Extractor {
     return [...out.values()];
   }
 
+  /**
+   * Every sentence of the turns (segment.ts) is classified (classify.ts); the
+   * ones that say something durable become statements about their topics
+   * (topics.ts), with the code relations they state as links. A user's short
+   * "yes, do that" after an assistant's proposal keeps the proposal as a decision.
+   */
   async extract(identity: Identity, turns: Turn[], signal?: AbortSignal): Promise<Statement[]> {
     assertAuthorisedIdentity(identity);
     if (signal?.aborted) throw new AppError("canceled");
-    return linkStatements(turns.map((t) => this.extractText(t.content)));
+    const out: Statement[] = [];
+    for (const s of sentences(turns)) {
+      const c = classify(s.text, s.role);
+      const links = this.extractText(s.text);
+      const salience = links.length > 0 ? Math.max(c.salience, KEEP) : c.salience;
+      if (salience < KEEP) continue;
+      out.push({
+        text: s.text,
+        kind: c.kind,
+        about: topicsOf(s.text),
+        salience,
+        turns: [s.turn],
+        ...(c.correction ? { corrects: { old: oldValues(s.text) } } : {}),
+        ...(links.length ? { links } : {}),
+      });
+    }
+    return [...out, ...acceptedProposals(turns)];
   }
+}
+
+const PROPOSAL = /\b(?:i (?:suggest|recommend|propose)|i'?d (?:suggest|recommend|go with|use)|we could|should we|shall (?:i|we)|want me to|how about|my recommendation|option [a-z0-9]\b)/i;
+const AFFIRM = /^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|sounds good|agreed|let'?s do (?:it|that|this)|go (?:with|for) (?:it|that|option)|do (?:it|that)|ship it|perfect|lgtm|makes sense)\b/i;
+
+/** A proposal the user accepted in the next turn ("Should we cache it in Redis?" → "yes, do it") as a decision. */
+function acceptedProposals(turns: Turn[]): Statement[] {
+  const out: Statement[] = [];
+  for (let i = 1; i < turns.length; i++) {
+    const t = turns[i]!;
+    const prev = turns[i - 1]!;
+    if (t.role !== "user" || prev.role !== "assistant" || t.content.length > 160 || !AFFIRM.test(t.content.trim())) continue;
+    const offer = sentences([prev]).filter((s) => PROPOSAL.test(s.text)).pop();
+    if (!offer) continue;
+    const text = `Agreed: ${offer.text.replace(/\?\s*$/, ".")}`;
+    out.push({ text, kind: "decided", about: topicsOf(offer.text), salience: 0.7, turns: [i - 1, i] });
+  }
+  return out;
 }
 
 export class OpenAIExtractor implements Extractor {

@@ -176,6 +176,9 @@ from .session_memory_read_response_200 import SessionMemoryReadResponse200
 from .session_memory_read_response_200_entities_item import (
     SessionMemoryReadResponse200EntitiesItem,
 )
+from .session_memory_read_response_200_extraction import (
+    SessionMemoryReadResponse200Extraction,
+)
 from .session_memory_read_response_200_facts_item import (
     SessionMemoryReadResponse200FactsItem,
 )
@@ -307,6 +310,7 @@ __all__ = (
     "SessionMemoryPromoteResponse200",
     "SessionMemoryReadResponse200",
     "SessionMemoryReadResponse200EntitiesItem",
+    "SessionMemoryReadResponse200Extraction",
     "SessionMemoryReadResponse200FactsItem",
     "SessionMemoryReadResponse200FactsItemObject",
     "SessionMemoryReadResponse200FactsItemSubject",

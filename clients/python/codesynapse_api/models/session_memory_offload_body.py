@@ -19,7 +19,8 @@ T = TypeVar("T", bound="SessionMemoryOffloadBody")
 class SessionMemoryOffloadBody:
     """
     Attributes:
-        turns (list[SessionMemoryOffloadBodyTurnsItem]): Turns like {"role": "user", "content": "..."}.
+        turns (list[SessionMemoryOffloadBodyTurnsItem]): Turns like {"role": "user", "content": "...", "id": "turn-41"}
+            (id optional).
     """
 
     turns: list[SessionMemoryOffloadBodyTurnsItem]

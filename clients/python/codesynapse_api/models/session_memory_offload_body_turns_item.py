@@ -10,6 +10,7 @@ from ..models.session_memory_offload_body_turns_item_role import (
     SessionMemoryOffloadBodyTurnsItemRole,
     check_session_memory_offload_body_turns_item_role,
 )
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="SessionMemoryOffloadBodyTurnsItem")
 
@@ -20,15 +21,19 @@ class SessionMemoryOffloadBodyTurnsItem:
     Attributes:
         role (SessionMemoryOffloadBodyTurnsItemRole):
         content (str):
+        id (str | Unset): The runtime's own ID for the turn (provenance only; never a session ID).
     """
 
     role: SessionMemoryOffloadBodyTurnsItemRole
     content: str
+    id: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         role: str = self.role
 
         content = self.content
+
+        id = self.id
 
         field_dict: dict[str, Any] = {}
 
@@ -38,6 +43,8 @@ class SessionMemoryOffloadBodyTurnsItem:
                 "content": content,
             }
         )
+        if id is not UNSET:
+            field_dict["id"] = id
 
         return field_dict
 
@@ -48,9 +55,12 @@ class SessionMemoryOffloadBodyTurnsItem:
 
         content = d.pop("content")
 
+        id = d.pop("id", UNSET)
+
         session_memory_offload_body_turns_item = cls(
             role=role,
             content=content,
+            id=id,
         )
 
         return session_memory_offload_body_turns_item

@@ -14,18 +14,23 @@ class SessionMemoryOffloadResponse202:
     """
     Attributes:
         accepted (int):
+        offload_id (str):
     """
 
     accepted: int
+    offload_id: str
 
     def to_dict(self) -> dict[str, Any]:
         accepted = self.accepted
+
+        offload_id = self.offload_id
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
                 "accepted": accepted,
+                "offload_id": offload_id,
             }
         )
 
@@ -36,8 +41,11 @@ class SessionMemoryOffloadResponse202:
         d = dict(src_dict)
         accepted = d.pop("accepted")
 
+        offload_id = d.pop("offload_id")
+
         session_memory_offload_response_202 = cls(
             accepted=accepted,
+            offload_id=offload_id,
         )
 
         return session_memory_offload_response_202

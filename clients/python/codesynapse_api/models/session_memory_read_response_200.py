@@ -10,6 +10,9 @@ if TYPE_CHECKING:
     from ..models.session_memory_read_response_200_entities_item import (
         SessionMemoryReadResponse200EntitiesItem,
     )
+    from ..models.session_memory_read_response_200_extraction import (
+        SessionMemoryReadResponse200Extraction,
+    )
     from ..models.session_memory_read_response_200_facts_item import (
         SessionMemoryReadResponse200FactsItem,
     )
@@ -25,11 +28,13 @@ class SessionMemoryReadResponse200:
         entities (list[SessionMemoryReadResponse200EntitiesItem]):
         facts (list[SessionMemoryReadResponse200FactsItem]):
         revision (int):
+        extraction (SessionMemoryReadResponse200Extraction):
     """
 
     entities: list[SessionMemoryReadResponse200EntitiesItem]
     facts: list[SessionMemoryReadResponse200FactsItem]
     revision: int
+    extraction: SessionMemoryReadResponse200Extraction
 
     def to_dict(self) -> dict[str, Any]:
         entities = []
@@ -44,6 +49,8 @@ class SessionMemoryReadResponse200:
 
         revision = self.revision
 
+        extraction = self.extraction.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -51,6 +58,7 @@ class SessionMemoryReadResponse200:
                 "entities": entities,
                 "facts": facts,
                 "revision": revision,
+                "extraction": extraction,
             }
         )
 
@@ -60,6 +68,9 @@ class SessionMemoryReadResponse200:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.session_memory_read_response_200_entities_item import (
             SessionMemoryReadResponse200EntitiesItem,
+        )
+        from ..models.session_memory_read_response_200_extraction import (
+            SessionMemoryReadResponse200Extraction,
         )
         from ..models.session_memory_read_response_200_facts_item import (
             SessionMemoryReadResponse200FactsItem,
@@ -86,10 +97,15 @@ class SessionMemoryReadResponse200:
 
         revision = d.pop("revision")
 
+        extraction = SessionMemoryReadResponse200Extraction.from_dict(
+            d.pop("extraction")
+        )
+
         session_memory_read_response_200 = cls(
             entities=entities,
             facts=facts,
             revision=revision,
+            extraction=extraction,
         )
 
         return session_memory_read_response_200

@@ -200,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * Offload conversation turns
-         * @description Hands recent conversation turns to the local memory extractor, which stores the facts it finds in THIS thread's session memory for the repository (never in shared repository memory). Turns are redacted before they are queued, held only in memory, and processed in the background; answers {accepted: n} at once. At most 64 turns of 8192 characters.
+         * @description Call this after each finished exchange (or before the context is compacted) with the turns since the last call: the local memory extractor keeps what lasts — decisions, corrections, rules, preferences, code locations (files, symbols, env vars, commands), versions and figures, ownership, causes of bugs and their fixes — as facts in THIS thread's session memory for the repository (never in shared repository memory), so recall_context finds them later. A correction replaces the fact it corrects; a repeat adds nothing; near the namespace's limits the least useful extracted facts are dropped (counted in the namespace read's `extraction`). Turns are redacted before they are queued, held only in memory and processed in the background; each fact's source names its turn (the turn's `id`, else the answer's offload_id and the turn's position). Answers {accepted, offload_id} at once. At most 64 turns of 8192 characters.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -224,7 +224,7 @@ export interface paths {
         };
         /**
          * Read this thread's memory
-         * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision}.
+         * @description Lists the entities and facts in THIS chat thread's session memory for the repository, optionally filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate, object, valid_from}], revision, extraction}: extraction counts what offload_turns did in this namespace (turns, statements found, stored, repeats, superseded, dropped for the budget, shortened).
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -1901,11 +1901,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Turns like {"role": "user", "content": "..."}. */
+                    /** @description Turns like {"role": "user", "content": "...", "id": "turn-41"} (id optional). */
                     turns: {
                         /** @enum {string} */
                         role: "user" | "assistant" | "tool";
                         content: string;
+                        /** @description The runtime's own ID for the turn (provenance only; never a session ID). */
+                        id?: string;
                     }[];
                 };
             };
@@ -1919,6 +1921,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         accepted: number;
+                        offload_id: string;
                     };
                 };
             };
@@ -2080,6 +2083,25 @@ export interface operations {
                             observed_at?: string;
                         }[];
                         revision: number;
+                        extraction: {
+                            /** @description Offload calls processed. */
+                            offloads: number;
+                            turns: number;
+                            /** @description Durable statements the extractor found. */
+                            statements: number;
+                            /** @description Statements stored as new facts. */
+                            stored: number;
+                            /** @description Statements that repeated a stored one (no new fact). */
+                            repeats: number;
+                            /** @description Facts a correction or a new value replaced (kept in history). */
+                            superseded: number;
+                            /** @description Extracted facts dropped to keep the namespace within its limits. */
+                            dropped: number;
+                            /** @description Statements cut to fit the namespace's size. */
+                            shortened: number;
+                            /** @description When extraction last wrote (ISO 8601). */
+                            last_at?: string;
+                        };
                     };
                 };
             };

@@ -131,10 +131,16 @@ def sync_detailed(
 ) -> Response[Error | SessionMemoryOffloadResponse202]:
     """Offload conversation turns
 
-     Hands recent conversation turns to the local memory extractor, which stores the facts it finds in
-    THIS thread's session memory for the repository (never in shared repository memory). Turns are
-    redacted before they are queued, held only in memory, and processed in the background; answers
-    {accepted: n} at once. At most 64 turns of 8192 characters.
+     Call this after each finished exchange (or before the context is compacted) with the turns since the
+    last call: the local memory extractor keeps what lasts — decisions, corrections, rules, preferences,
+    code locations (files, symbols, env vars, commands), versions and figures, ownership, causes of bugs
+    and their fixes — as facts in THIS thread's session memory for the repository (never in shared
+    repository memory), so recall_context finds them later. A correction replaces the fact it corrects;
+    a repeat adds nothing; near the namespace's limits the least useful extracted facts are dropped
+    (counted in the namespace read's `extraction`). Turns are redacted before they are queued, held only
+    in memory and processed in the background; each fact's source names its turn (the turn's `id`, else
+    the answer's offload_id and the turn's position). Answers {accepted, offload_id} at once. At most 64
+    turns of 8192 characters.
 
     Runs as the registered session named in the execution headers.
 
@@ -180,10 +186,16 @@ def sync(
 ) -> Error | SessionMemoryOffloadResponse202 | None:
     """Offload conversation turns
 
-     Hands recent conversation turns to the local memory extractor, which stores the facts it finds in
-    THIS thread's session memory for the repository (never in shared repository memory). Turns are
-    redacted before they are queued, held only in memory, and processed in the background; answers
-    {accepted: n} at once. At most 64 turns of 8192 characters.
+     Call this after each finished exchange (or before the context is compacted) with the turns since the
+    last call: the local memory extractor keeps what lasts — decisions, corrections, rules, preferences,
+    code locations (files, symbols, env vars, commands), versions and figures, ownership, causes of bugs
+    and their fixes — as facts in THIS thread's session memory for the repository (never in shared
+    repository memory), so recall_context finds them later. A correction replaces the fact it corrects;
+    a repeat adds nothing; near the namespace's limits the least useful extracted facts are dropped
+    (counted in the namespace read's `extraction`). Turns are redacted before they are queued, held only
+    in memory and processed in the background; each fact's source names its turn (the turn's `id`, else
+    the answer's offload_id and the turn's position). Answers {accepted, offload_id} at once. At most 64
+    turns of 8192 characters.
 
     Runs as the registered session named in the execution headers.
 
@@ -224,10 +236,16 @@ async def asyncio_detailed(
 ) -> Response[Error | SessionMemoryOffloadResponse202]:
     """Offload conversation turns
 
-     Hands recent conversation turns to the local memory extractor, which stores the facts it finds in
-    THIS thread's session memory for the repository (never in shared repository memory). Turns are
-    redacted before they are queued, held only in memory, and processed in the background; answers
-    {accepted: n} at once. At most 64 turns of 8192 characters.
+     Call this after each finished exchange (or before the context is compacted) with the turns since the
+    last call: the local memory extractor keeps what lasts — decisions, corrections, rules, preferences,
+    code locations (files, symbols, env vars, commands), versions and figures, ownership, causes of bugs
+    and their fixes — as facts in THIS thread's session memory for the repository (never in shared
+    repository memory), so recall_context finds them later. A correction replaces the fact it corrects;
+    a repeat adds nothing; near the namespace's limits the least useful extracted facts are dropped
+    (counted in the namespace read's `extraction`). Turns are redacted before they are queued, held only
+    in memory and processed in the background; each fact's source names its turn (the turn's `id`, else
+    the answer's offload_id and the turn's position). Answers {accepted, offload_id} at once. At most 64
+    turns of 8192 characters.
 
     Runs as the registered session named in the execution headers.
 
@@ -271,10 +289,16 @@ async def asyncio(
 ) -> Error | SessionMemoryOffloadResponse202 | None:
     """Offload conversation turns
 
-     Hands recent conversation turns to the local memory extractor, which stores the facts it finds in
-    THIS thread's session memory for the repository (never in shared repository memory). Turns are
-    redacted before they are queued, held only in memory, and processed in the background; answers
-    {accepted: n} at once. At most 64 turns of 8192 characters.
+     Call this after each finished exchange (or before the context is compacted) with the turns since the
+    last call: the local memory extractor keeps what lasts — decisions, corrections, rules, preferences,
+    code locations (files, symbols, env vars, commands), versions and figures, ownership, causes of bugs
+    and their fixes — as facts in THIS thread's session memory for the repository (never in shared
+    repository memory), so recall_context finds them later. A correction replaces the fact it corrects;
+    a repeat adds nothing; near the namespace's limits the least useful extracted facts are dropped
+    (counted in the namespace read's `extraction`). Turns are redacted before they are queued, held only
+    in memory and processed in the background; each fact's source names its turn (the turn's `id`, else
+    the answer's offload_id and the turn's position). Answers {accepted, offload_id} at once. At most 64
+    turns of 8192 characters.
 
     Runs as the registered session named in the execution headers.
 

@@ -136,7 +136,8 @@ def sync_detailed(
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
     filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
     thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
-    object, valid_from}], revision}.
+    object, valid_from}], revision, extraction}: extraction counts what offload_turns did in this
+    namespace (turns, statements found, stored, repeats, superseded, dropped for the budget, shortened).
 
     Runs as the registered session named in the execution headers.
 
@@ -193,7 +194,8 @@ def sync(
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
     filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
     thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
-    object, valid_from}], revision}.
+    object, valid_from}], revision, extraction}: extraction counts what offload_turns did in this
+    namespace (turns, statements found, stored, repeats, superseded, dropped for the budget, shortened).
 
     Runs as the registered session named in the execution headers.
 
@@ -245,7 +247,8 @@ async def asyncio_detailed(
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
     filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
     thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
-    object, valid_from}], revision}.
+    object, valid_from}], revision, extraction}: extraction counts what offload_turns did in this
+    namespace (turns, statements found, stored, repeats, superseded, dropped for the budget, shortened).
 
     Runs as the registered session named in the execution headers.
 
@@ -300,7 +303,8 @@ async def asyncio(
      Lists the entities and facts in THIS chat thread's session memory for the repository, optionally
     filtered by a case-insensitive substring q. Only facts current now, unless as_of asks what the
     thread believed at that time. Answers {entities: [...], facts: [{fact_id, subject, predicate,
-    object, valid_from}], revision}.
+    object, valid_from}], revision, extraction}: extraction counts what offload_turns did in this
+    namespace (turns, statements found, stored, repeats, superseded, dropped for the budget, shortened).
 
     Runs as the registered session named in the execution headers.
 
