@@ -97,6 +97,8 @@ const result = await build({
     // The launcher reads these before the CLI, so the tracing hook precedes the application (bin/codesynapse.js).
     "tracing-env": "api/telemetry/tracing-env.ts",
     tracing: "api/telemetry/tracing.ts",
+    // The sentence model's inference thread is started from its own file (db/embedding/sentence-model.ts).
+    "onnx-worker": "db/embedding/onnx-worker.ts",
   },
   outdir,
   bundle: true,

@@ -12,9 +12,11 @@
  *
  * States: unloaded → (first embed) verifying → loaded, or failed for good. The
  * ONNX runtime and the weights load on first use only: an idle server, or a
- * process that never embeds, pays nothing. Inference runs one batch at a time
- * per process (a promise chain), on one intra-op thread, so concurrent recalls
- * queue rather than oversubscribe the cores.
+ * process that never embeds, pays nothing. Inference runs in a child process
+ * (onnx-worker.ts: onnxruntime-node would otherwise hold the event loop for a
+ * whole batch), one batch at a time per process (a promise chain), on one
+ * intra-op thread, so concurrent recalls queue rather than oversubscribe the
+ * cores. Tokenizing stays in the caller's thread (microseconds a text).
  *
  * Text: identifiers are split into words first (`TokenStore.verifyBearer` →
  * "token store verify bearer"): the tokenizer's vocabulary is English words,
@@ -63,6 +65,13 @@ export const MINILM_L6_INT8: SentenceModelSpec = {
 
 /** Texts embedded per ONNX run (the embedding pool's batches are split into these). */
 export const MODEL_BATCH = 32;
+/**
+ * Padded tokens (texts × longest text) per ONNX run. Runs go one at a time, so a recall's query
+ * waits behind at most one run of background embedding: at about 0.3 ms a token on one core,
+ * 256 tokens keep that near 80 ms. Names of code (a few tokens each) still go 32 to a run;
+ * sentences (offloaded statements) a few at a time.
+ */
+export const MODEL_BATCH_TOKENS = 256;
 
 /**
  * Query vectors kept per process: a recall's query, asked again by the same principal within
@@ -106,11 +115,76 @@ export function humanise(text: string): string {
     .toLowerCase();
 }
 
-type Ort = typeof import("onnxruntime-node");
 interface Loaded {
-  ort: Ort;
-  session: import("onnxruntime-node").InferenceSession;
+  /** Token-id rows → their vectors, computed in the inference process. */
+  infer(batch: number[][]): Promise<number[][]>;
   encode(text: string): number[];
+}
+
+/** The inference process's file: the source beside this one, or the build's own entry (dist/onnx-worker.js). */
+function workerFile(): URL {
+  const here = import.meta.url;
+  const candidates = here.endsWith(".ts") ? [new URL("./onnx-worker.ts", here)] : [new URL("./onnx-worker.js", here), new URL("../onnx-worker.js", here)];
+  const found = candidates.find((u) => existsSync(fileURLToPath(u)));
+  if (!found) throw new AppError("unavailable", { message: "The embedding model's inference process is missing from this build.", details: { reason: "load_failed" } });
+  return found;
+}
+
+/**
+ * Forks the inference process and waits for its session. A child that dies later fails the
+ * batches in flight; the next batch forks a new one. The child keeps this process alive only
+ * while a batch is in flight, and exits when this process does.
+ */
+async function startInference(setup: { model: string; threads: number; dim: number }): Promise<(batch: number[][]) => Promise<number[][]>> {
+  const { fork } = await import("node:child_process");
+  const file = fileURLToPath(workerFile());
+  let pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  type Child = import("node:child_process").ChildProcess;
+  const hold = (c: Child, on: boolean) => {
+    if (on) c.ref();
+    else c.unref();
+    const channel = c.channel as { ref?(): void; unref?(): void } | undefined;
+    if (on) channel?.ref?.();
+    else channel?.unref?.();
+  };
+  const spawn = () =>
+    new Promise<Child>((resolve, reject) => {
+      const c = fork(file, [], { serialization: "advanced", stdio: ["ignore", "ignore", "inherit", "ipc"] });
+      let ready = false;
+      c.on("message", (m: { ready?: true; id?: number; vectors?: number[][]; error?: string }) => {
+        // Loading keeps this process alive; a loaded, idle child does not.
+        if (m.ready) return ((ready = true), hold(c, false), resolve(c));
+        if (m.id === undefined) return reject(new AppError("unavailable", { message: "The embedding model did not load.", details: { reason: "load_failed" } }));
+        const p = pending.get(m.id);
+        pending.delete(m.id);
+        if (pending.size === 0) hold(c, false);
+        if (m.error !== undefined) p?.reject(new AppError("internal", { message: "The embedding model failed on a batch." }));
+        else p?.resolve(m.vectors!);
+      });
+      const gone = () => {
+        child = undefined;
+        const lost = pending;
+        pending = new Map();
+        for (const p of lost.values()) p.reject(new AppError("unavailable", { message: "The embedding model's inference process stopped." }));
+        if (!ready) reject(new AppError("unavailable", { message: "The embedding model did not load.", details: { reason: "load_failed" } }));
+      };
+      c.on("error", gone);
+      c.on("exit", gone);
+      c.send(setup);
+    });
+  let child: Promise<Child> | undefined = spawn();
+  await child;
+  return async (batch) => {
+    const c = await (child ??= spawn());
+    const id = next++;
+    return new Promise<number[][]>((resolve, reject) => {
+      // A batch in flight keeps this process alive.
+      if (pending.size === 0) hold(c, true);
+      pending.set(id, { resolve, reject });
+      c.send({ id, batch });
+    });
+  };
 }
 
 export class SentenceModelEmbedder implements Embedder {
@@ -153,25 +227,18 @@ export class SentenceModelEmbedder implements Embedder {
     }
   });
 
-  /** Verifies, then loads the runtime, the weights and the tokenizer: on first use only. */
+  /** Verifies, then loads the weights (in the inference process) and the tokenizer: on first use only. */
   readonly load = memo(async (): Promise<Loaded> => {
     await this.verify();
-    const [ort, { Tokenizer }, tokenizerJson] = await Promise.all([
-      import("onnxruntime-node"),
+    const [infer, { Tokenizer }, tokenizerJson] = await Promise.all([
+      startInference({ model: path.join(this.dir, "model.onnx"), threads: this.threads, dim: this.dim }),
       import("@huggingface/tokenizers"),
       readFile(path.join(this.dir, "tokenizer.json"), "utf8").then((t) => JSON.parse(t) as Record<string, unknown>),
     ]);
-    const session = await ort.InferenceSession.create(path.join(this.dir, "model.onnx"), {
-      intraOpNumThreads: this.threads,
-      interOpNumThreads: 1,
-      executionMode: "sequential",
-      graphOptimizationLevel: "all",
-    });
     const tokenizer = new Tokenizer(tokenizerJson, { do_lower_case: true, model_max_length: this.spec.maxTokens });
     const max = this.spec.maxTokens;
     return {
-      ort,
-      session,
+      infer,
       encode: (text: string) => {
         const ids = tokenizer.encode(text).ids;
         // Truncate to the model's length, keeping the closing [SEP].
@@ -210,11 +277,15 @@ export class SentenceModelEmbedder implements Embedder {
     // Similar lengths share a batch, so padding stays small.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
     const out = new Array<number[]>(texts.length);
-    for (let start = 0; start < order.length; start += MODEL_BATCH) {
+    for (let start = 0; start < order.length; ) {
       if (signal?.aborted) throw new AppError("canceled");
-      const idx = order.slice(start, start + MODEL_BATCH);
+      // Sorted by length, so the last text of a batch is its longest.
+      let end = start + 1;
+      while (end < order.length && end - start < MODEL_BATCH && (end - start + 1) * encoded[order[end]!]!.length <= MODEL_BATCH_TOKENS) end++;
+      const idx = order.slice(start, end);
       const vectors = await this.serial(() => this.run(m, idx.map((i) => encoded[i]!)));
       idx.forEach((i, j) => (out[i] = vectors[j]!));
+      start = end;
     }
     return out;
   }
@@ -225,43 +296,7 @@ export class SentenceModelEmbedder implements Embedder {
     return next;
   }
 
-  private async run(m: Loaded, batch: number[][]): Promise<number[][]> {
-    const n = batch.length;
-    const len = Math.max(...batch.map((ids) => ids.length));
-    const ids = new BigInt64Array(n * len);
-    const mask = new BigInt64Array(n * len);
-    batch.forEach((row, r) =>
-      row.forEach((id, c) => {
-        ids[r * len + c] = BigInt(id);
-        mask[r * len + c] = 1n;
-      }),
-    );
-    const feeds: Record<string, import("onnxruntime-node").Tensor> = {
-      input_ids: new m.ort.Tensor("int64", ids, [n, len]),
-      attention_mask: new m.ort.Tensor("int64", mask, [n, len]),
-    };
-    if (m.session.inputNames.includes("token_type_ids")) feeds.token_type_ids = new m.ort.Tensor("int64", new BigInt64Array(n * len), [n, len]);
-    const result = await m.session.run(feeds);
-    const hidden = result[m.session.outputNames[0]!]!;
-    const data = hidden.data as Float32Array;
-    const dim = this.dim;
-    if (hidden.dims.length !== 3 || hidden.dims[2] !== dim) throw new AppError("internal", { message: "The embedding model returned an unexpected shape." });
-    const out: number[][] = [];
-    for (let r = 0; r < n; r++) {
-      const v = new Array<number>(dim).fill(0);
-      const tokens = batch[r]!.length;
-      for (let t = 0; t < tokens; t++) {
-        const base = (r * len + t) * dim;
-        for (let d = 0; d < dim; d++) v[d]! += data[base + d]!;
-      }
-      let norm = 0;
-      for (let d = 0; d < dim; d++) norm += v[d]! * v[d]!;
-      norm = Math.sqrt(norm) || 1;
-      // float32 values (what every store keeps), tiny ones flushed to 0: PostgreSQL's `real` rejects
-      // a double below float4's range ("value out of range: underflow") instead of rounding it.
-      out.push(v.map((x) => (Math.abs(x / norm) < 1e-30 ? 0 : Math.fround(x / norm))));
-    }
-    for (const t of Object.values(result)) t.dispose?.();
-    return out;
+  private run(m: Loaded, batch: number[][]): Promise<number[][]> {
+    return m.infer(batch);
   }
 }
