@@ -170,13 +170,18 @@ export function planExtraction(input: PlanInput): Plan {
     // What it replaces: the corrected statement, or an older value of the same slot.
     let target: Live | undefined;
     if (st.corrects) {
-      const old = st.corrects.old.map((w) => w.toLowerCase());
+      // A correction that names the replaced value replaces a statement holding that value and
+      // sharing at least one more word with it; one that names none needs three shared words
+      // and a third of all. Never by topic alone: "the TTL is 15 minutes now, not 1 hour" must
+      // not replace "tokens are signed with ES256 now".
+      const old = contentTerms(st.corrects.old.join(" "));
       let best = 0;
       for (const l of live) {
-        const names = old.length > 0 && old.some((w) => l.text.toLowerCase().includes(w));
+        const named = overlap(old, l.terms);
         const shared = overlap(terms, l.terms);
-        const score = shared + (names ? 2 : 0) + (l.topic === topicName.toLowerCase() ? 1 : 0);
-        if ((names && shared >= 1) || shared >= 3) if (score > best) [best, target] = [score, l];
+        const fits = old.size > 0 ? named >= 1 && shared - overlap(old, terms) >= 1 : shared >= 3 && jaccard(terms, l.terms) >= 0.3;
+        const score = shared + 2 * named + (l.topic === topicName.toLowerCase() ? 1 : 0);
+        if (fits && score > best) [best, target] = [score, l];
       }
     } else if (VALUE_SLOTS.has(kind)) {
       target = live.find((l) => l.topic === topicName.toLowerCase() && l.fact.predicate === kind && jaccard(l.terms, terms) >= 0.5 && newValue(text, l.text));

@@ -19,8 +19,12 @@ export interface Sentence {
 
 const FENCE = /```[\s\S]*?(?:```|$)/g;
 const BULLET = /^\s*(?:[-*•+]|\d{1,2}[.)])\s+/;
-/** A sentence ends at . ! ? followed by whitespace and a capital, a quote, a backtick or a bracket. */
-const BOUNDARY = /(?<=[.!?])\s+(?=[A-Z`"'([@])|(?<=[.!?])\s+(?=\d+[.)]\s)/;
+/**
+ * A sentence ends at . ! ? followed by whitespace and a capital, a quote, a backtick or a bracket;
+ * a question or an exclamation ends one whatever follows (chat is often lower-case: "wait is it
+ * 30 days? let me check"); independent clauses joined by "; " are statements of their own.
+ */
+const BOUNDARY = /(?<=[.!?])\s+(?=[A-Z`"'([@])|(?<=[.!?])\s+(?=\d+[.)]\s)|(?<=[?!])\s+(?=[a-z])|;\s+(?=(?:[\w`'-]+\s+){3})/;
 /** Tool output lines worth reading: failures and their messages. */
 const TOOL_LINE = /\b(?:error|failed|failure|exception|panic|fatal|timeout|timed out|refused|denied)\b|✗|✘/i;
 const MAX_TOOL_LINES = 4;

@@ -60,9 +60,12 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Chat openers that are nobody's subject ("ok so", "ah right,", "Got it:", "Correction:"). */
+const OPENER = /^(?:(?:ok(?:ay)?|so|well|ah|oh|hmm+|right|yeah|yes|yep|no|nope|wait|got it|noted|confirmed|thanks|thank you|correction|update|actually|and|but|also|fyi|btw|heads up|note|sure|great|cool|perfect|done)\b[\s,:;!.—–-]*)+/i;
+
 /** The sentence's subject phrase in plain language, or null (a sentence of pronouns and verbs). */
 export function subjectPhrase(text: string): string | null {
-  const ws = words(text);
+  const ws = words(text.replace(OPENER, ""));
   const verb = ws.findIndex((w, i) => i > 0 && VERBISH.test(w));
   const runs: string[][] = [];
   let cur: string[] = [];
