@@ -3,7 +3,7 @@
  * numbers within each table come from the same conditions. Set
  * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
- * BENCH_ONLY=identity,recall,recall-quality,stores,jobs,fairness,parse-quality,ingest selects some (BENCH_JOBS_ONLY=cs-pg,…
+ * BENCH_ONLY=identity,recall,recall-quality,stores,jobs,fairness,parse-quality,ingest,offload-quality selects some (BENCH_JOBS_ONLY=cs-pg,…
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
  * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default, or `mixed`: the
  * mixed runtime workload against `serve` and workers), only those run; these four are never part of the
@@ -14,6 +14,7 @@ import { benchIdentity, printIdentity } from "./identity";
 import { benchIngest, printIngest } from "./ingest";
 import { benchJobs, printJobs } from "./jobs";
 import { benchMixed, printMixed } from "./mixed";
+import { benchOffloadQuality, printOffloadQuality } from "./offload-quality";
 import { benchParseQuality, printParseQuality } from "./parse-quality";
 import { benchRecall, printRecall } from "./recall";
 import { benchRecallQuality, printRecallQuality } from "./recall-quality";
@@ -35,6 +36,7 @@ if (want("jobs")) printJobs(await benchJobs());
 if (want("fairness")) printFairness(await benchFairness());
 if (want("parse-quality")) printParseQuality(await benchParseQuality());
 if (want("ingest")) printIngest(await benchIngest());
+if (want("offload-quality")) printOffloadQuality(await benchOffloadQuality());
 if (only.includes("registry-scale")) await benchRegistryScale();
 if (only.includes("scale-curve")) await benchScaleCurve();
 if (only.includes("stall")) printStall(await benchStall());
