@@ -17,7 +17,9 @@
  *   3. verify them against the server (`GET /api/v1/execution/identity`, through
  *      @codesynapse/client, clients/typescript) and
  *      refuse (exit 1) when the binding is unregistered, foreign, revoked or
- *      expired, the key is bad, or the server cannot be reached;
+ *      expired, the key is bad, or the server cannot be reached (a thread named by
+ *      a runtime's variable is waited for, bounded, while it is not registered yet:
+ *      the runtime's SessionStart hook registers it at the same time);
  *   4. check the upstream endpoint (a 2026-07-28 `server/discover` with the fixed headers), then
  *      serve MCP on stdin/stdout in both eras (the SDK's `serveStdio`: a client that opens with
  *      `initialize` gets a 2025 connection, one that opens with `server/discover` a 2026-07-28 one).
@@ -45,7 +47,17 @@ export interface StdioSettings {
   readonly url: string;
   readonly apiKey: string;
   readonly sessionId: string;
+  /**
+   * How long start-up waits for the thread to be registered when a runtime's own variable named it
+   * (0: not at all). The runtime starts its stdio servers and its SessionStart hook — which
+   * registers the thread (`codesynapse hook`) — at the same time; the wait covers that race and
+   * never registers anything itself: an ID still unregistered after it is refused.
+   */
+  readonly registrationWaitMs: number;
 }
+
+/** The default of CODESYNAPSE_MCP_REGISTRATION_WAIT_MS. */
+export const REGISTRATION_WAIT_MS = 10_000;
 
 /** A refusal to start: `exitCode` 2 = bad settings, 1 = the server refused or could not be reached. */
 export class StartupRefused extends Error {
@@ -110,7 +122,10 @@ export function readSettings(env: NodeJS.ProcessEnv): StdioSettings {
     throw new StartupRefused("CODESYNAPSE_URL is not a URL.", 2);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new StartupRefused("CODESYNAPSE_URL must be an http(s) URL.", 2);
-  return Object.freeze({ url: url.toString().replace(/\/+$/, ""), apiKey, sessionId });
+  const wait = get("CODESYNAPSE_MCP_REGISTRATION_WAIT_MS");
+  const byRuntime = named.some((n) => n !== "CODESYNAPSE_SESSION_ID");
+  const registrationWaitMs = !byRuntime ? 0 : wait !== undefined && /^\d{1,6}$/.test(wait) ? Number(wait) : REGISTRATION_WAIT_MS;
+  return Object.freeze({ url: url.toString().replace(/\/+$/, ""), apiKey, sessionId, registrationWaitMs });
 }
 
 export function executionHeaders(s: StdioSettings): Record<string, string> {
@@ -133,8 +148,18 @@ function platformError(text: string): { code: string; message: string } | undefi
 
 /** Step 3: the server checks key, headers and binding exactly as for every execution request (through @codesynapse/client). */
 export async function verifyIdentity(s: StdioSettings): Promise<Identity> {
+  const client = new CodeSynapseClient({ baseUrl: s.url, apiKey: s.apiKey, sessionId: s.sessionId });
+  const until = Date.now() + s.registrationWaitMs;
   try {
-    return await new CodeSynapseClient({ baseUrl: s.url, apiKey: s.apiKey, sessionId: s.sessionId }).identity({ signal: AbortSignal.timeout(15_000) });
+    for (;;) {
+      try {
+        return await client.identity({ signal: AbortSignal.timeout(15_000) });
+      } catch (err) {
+        // Only "not registered yet" is waited for; every other answer is final at once.
+        if (!(err instanceof CodeSynapseError) || err.code !== "session_not_found" || Date.now() + 250 > until) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   } catch (err) {
     if (!(err instanceof CodeSynapseError) || err.code === "unreachable" || err.code === "aborted") {
       throw new StartupRefused(`cannot reach the CodeSynapse server at ${s.url} (CODESYNAPSE_URL).`, 1);

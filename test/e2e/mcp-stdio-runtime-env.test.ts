@@ -15,7 +15,7 @@ import { readSettings } from "../../api/mcp/stdio";
 import { testContextWithMemory } from "../support/app";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
-import { listen, registerThread, type TestServer } from "../support/http";
+import { call, executionHeaders, listen, registerThread, type TestServer } from "../support/http";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = "bin/codesynapse.js";
@@ -76,6 +76,15 @@ describe("codesynapse mcp started by a runtime's own session variable", () => {
     await expect(client.callTool({ name: "get_identity", arguments: {}, _meta: { threadId: other.session } })).rejects.toThrow(/two different execution sessions/);
   });
 
+  it("started before the runtime's SessionStart hook registered the thread, it waits for the registration and then serves as that thread", async () => {
+    const session = crypto.randomUUID();
+    const client = spawnThread({ CLAUDE_CODE_SESSION_ID: session, CODESYNAPSE_API_KEY: a.apiKey });
+    // Past the process's start-up (about a second through tsx): its first identity check has found nothing yet.
+    await new Promise((r) => setTimeout(r, 3_000));
+    await registerThread(srv.url, a.apiKey, session);
+    expect((await (await client).callTool({ name: "get_identity", arguments: {} })).structuredContent).toMatchObject({ session_id: session });
+  });
+
   it("Codex's CODEX_THREAD_ID the same", async () => {
     const thread = await registerThread(srv.url, a.apiKey, uniq("019a"));
     const client = await spawnThread({ CODEX_THREAD_ID: thread.session, CODESYNAPSE_API_KEY: a.apiKey });
@@ -97,11 +106,15 @@ describe("codesynapse mcp started by a runtime's own session variable", () => {
     expect(conflict.stderr).not.toContain(one.session);
     expect(conflict.stderr).not.toContain(two.session);
 
+    // Unregistered: waited for (the hook registers it meanwhile), then refused; never registered by the process.
     const unregistered = uniq("never");
-    const unknown = await runToExit({ CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CLAUDE_CODE_SESSION_ID: unregistered });
+    const started = Date.now();
+    const unknown = await runToExit({ CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CLAUDE_CODE_SESSION_ID: unregistered, CODESYNAPSE_MCP_REGISTRATION_WAIT_MS: "1500" });
     expect([unknown.code, unknown.stdout]).toEqual([1, ""]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     expect(unknown.stderr).toMatch(/session_not_found/);
     expect(unknown.stderr).not.toContain(unregistered);
+    expect((await call(srv.url, "GET", "/api/v1/execution/identity", { headers: executionHeaders(a.apiKey, unregistered) })).status).toBe(404);
 
     await one.client.revoke();
     const revoked = await runToExit({ CODESYNAPSE_URL: srv.url, CODESYNAPSE_API_KEY: a.apiKey, CLAUDE_CODE_SESSION_ID: one.session });
@@ -111,7 +124,9 @@ describe("codesynapse mcp started by a runtime's own session variable", () => {
 
   it("reads the runtime variables with the rules of ours: validated, agreeing, the parent equal", () => {
     const key = `csk_0123abcd_${"a".repeat(43)}`;
-    expect(readSettings({ CODESYNAPSE_API_KEY: key, CLAUDE_CODE_SESSION_ID: "t-1" }).sessionId).toBe("t-1");
+    expect(readSettings({ CODESYNAPSE_API_KEY: key, CLAUDE_CODE_SESSION_ID: "t-1" })).toMatchObject({ sessionId: "t-1", registrationWaitMs: 10_000 });
+    // Our own variable names a thread the launcher registered first: no wait.
+    expect(readSettings({ CODESYNAPSE_API_KEY: key, CODESYNAPSE_SESSION_ID: "t-1", CODESYNAPSE_PARENT_SESSION_ID: "t-1" }).registrationWaitMs).toBe(0);
     expect(readSettings({ CODESYNAPSE_API_KEY: key, CLAUDE_CODE_SESSION_ID: "t-1", CODEX_THREAD_ID: "t-1" }).sessionId).toBe("t-1");
     expect(readSettings({ CODESYNAPSE_API_KEY: key, CLAUDE_CODE_SESSION_ID: "t-1", CODESYNAPSE_SESSION_ID: "t-1", CODESYNAPSE_PARENT_SESSION_ID: "t-1" }).sessionId).toBe("t-1");
     expect(() => readSettings({ CODESYNAPSE_API_KEY: key, CLAUDE_CODE_SESSION_ID: "t-1", CODEX_THREAD_ID: "t-2" })).toThrow(/session_source_conflict/);
