@@ -4,8 +4,8 @@
  * headers) and a VS Code Copilot-shaped one (`_meta["vscode.conversationId"]`), on the stateless
  * revision and on a 2025-11-25 session. Each runs as exactly that thread; a request naming two
  * different threads (header and `_meta`, or two `_meta` keys) is refused and never runs as either;
- * a tool argument `threadId` never selects a thread; an unregistered, foreign, revoked or malformed
- * ID is refused without being echoed; a 2025 session bound through `_meta` stays bound.
+ * a tool argument `threadId` never selects a thread; an unregistered, foreign, revoked, dashboard or
+ * malformed ID is refused without being echoed; a 2025 session bound through `_meta` stays bound.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
@@ -170,6 +170,8 @@ await describeEachDatabase("MCP: the thread named by a runtime's _meta", (t) => 
     expect(sessionOf(await post(modernCall(1, "get_identity", {}, { threadId: ended.session }), bearer(a.apiKey)))).toBe(ended.session);
     await ended.client.revoke();
     await refused(ended.session, "session_revoked", 410);
+    // A dashboard binding is implicit to its browser sign-in: naming one in _meta is refused as in the headers.
+    await refused(`web:${"a".repeat(64)}`, "dashboard_session_named", 403);
     await refused("has space", "invalid_session_header", 400);
     await refused(42, "invalid_session_header", 400);
     // VS Code's key the same.
