@@ -15,8 +15,8 @@
  *     lives: registration answers the existing binding;
  *   - an ID whose binding was revoked or expired is refused and stays refused: never reopened,
  *     never replaced by another ID behind the user's back;
- *   - SessionEnd registers nothing new and revokes nothing (the thread may be resumed); it hands
- *     over the last turns like Stop.
+ *   - SessionEnd revokes nothing (the thread may be resumed); like every event it registers
+ *     idempotently, and it hands over the last turns like Stop.
  * On Stop, PreCompact and SessionEnd with `--repo` and a transcript, the new turns since the last
  * hand-off go to the thread's session memory (main/hook/handoff.ts).
  * The key and the thread ID are never printed.
