@@ -18,6 +18,7 @@ import { authorize, authorizeAsking, type Authorized, type Principal, type RepoA
 import { AppError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { isValidId, type Identity } from "../core/execution/identity";
+import { metaSession, oneSession } from "../core/execution/session-sources";
 import { dashboardSessionId, isDashboardId, refuseNamedDashboard, registerSession } from "../core/registry/registry";
 import type { RepoLevel } from "../db/schema";
 import type { AppContext } from "./context";
@@ -70,8 +71,8 @@ function header(req: Request, name: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** The primary session a request names, or null for "none named". Throws on malformed or mismatched headers. */
-export function namedSession(req: Request): string | null {
+/** The primary session the execution headers name, or null. Throws on malformed or mismatched headers. */
+function headerSession(req: Request): string | null {
   const session = header(req, SESSION_HEADER);
   const parent = header(req, PARENT_HEADER);
   if (session === undefined && parent === undefined) return null;
@@ -82,14 +83,25 @@ export function namedSession(req: Request): string | null {
 }
 
 /**
+ * The primary session a request names, or null for "none named": its execution headers and, on
+ * /mcp, the runtime keys of its JSON-RPC messages' `_meta` (`mcp`: the body's messages). Every
+ * source that names one must name the same one (core/execution/session-sources.ts): two different
+ * threads are `session_source_conflict`, never settled by precedence.
+ */
+export function namedSession(req: Request, mcp: readonly unknown[] = []): string | null {
+  return oneSession([headerSession(req), metaSession(mcp)]);
+}
+
+/**
  * Resolves the execution of a request: used by the middleware and by the MCP endpoint. With
  * `repo`, the repository permission is read and decided by the same statement as the identity
- * (one refusal order: … binding, then repository).
+ * (one refusal order: … binding, then repository). `mcp`: the JSON-RPC messages of an /mcp
+ * request, whose `_meta` may name the thread too (namedSession).
  */
-export async function resolveExecution(ctx: AppContext, req: Request, repo?: RepoAsk): Promise<ResolvedExecution> {
+export async function resolveExecution(ctx: AppContext, req: Request, repo?: RepoAsk, mcp: readonly unknown[] = []): Promise<ResolvedExecution> {
   const creds = credentialsOf(req);
   if (creds.bearer === undefined && creds.cookieToken === undefined) throw new AppError("unauthenticated");
-  const named = namedSession(req);
+  const named = namedSession(req, mcp);
   if (named !== null && isDashboardId(named)) {
     // HTTP-3: the dashboard binding is implicit only; naming one is refused for every credential (audited).
     const actor = await authenticate(ctx.db, ctx.clock, creds);

@@ -7,6 +7,10 @@ export const ERRORS = {
   // 400
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
+  session_source_conflict: {
+    status: 400,
+    message: "The request names two different execution sessions (its headers, its MCP _meta or the runtime's environment); one request runs as one thread.",
+  },
   invalid_identity: { status: 400, message: "The execution identity is not valid." },
   unknown_command: { status: 400, message: "There is no such command; the usage (on stderr) lists them." },
   idempotency_key_invalid: { status: 400, message: "The idempotency key must be 1 to 255 characters of A-Z, a-z, 0-9 and . _ : ~ + / = -." },

@@ -4,6 +4,8 @@
  *   serve            the API alone
  *   worker --pools   chosen worker pools
  *   mcp              the stdio MCP server
+ *   hook <event>     a coding assistant's hook: registers its thread, hands over its turns (main/hook/)
+ *   setup <runtime>  writes a coding assistant's MCP and hook configuration (main/setup/)
  *   migrate          apply pending migrations
  *   admin <command>  accounts and webhooks (each takes --json): through the running server when
  *                    one holds the embedded data directory or CODESYNAPSE_URL is set
@@ -18,7 +20,7 @@ import { AppError, coerceError } from "../core/errors";
 import { ADMIN_USAGE, isAdminCommand } from "../ops/admin-usage";
 import { remoteTarget, RemoteError, runRemote } from "./remote-admin";
 
-const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|admin <command> [--json]>
+const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|hook <event> [--runtime R] [--repo REPO]|setup <claude-code|codex|vscode|cursor> [--print]|admin <command> [--json]>
 admin commands:
 ${Object.entries(ADMIN_USAGE)
   .map(([name, usage]) => `  admin ${name} ${usage}`)
@@ -160,6 +162,15 @@ async function main(argv: string[]): Promise<void> {
       // Stdio MCP (MCP-3): stdout is protocol only, so nothing above may print before this.
       const { runStdio } = await import("../api/mcp/stdio");
       return runStdio();
+    }
+    case "hook": {
+      // A coding assistant's hook (main/hook/run.ts): never blocks it, always exits 0.
+      const { runHook } = await import("./hook/run");
+      return process.exit(await runHook(rest, process.env, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }));
+    }
+    case "setup": {
+      const { runSetup } = await import("./setup/run");
+      return process.exit(await runSetup(rest, process.env, { stdout: process.stdout, stderr: process.stderr }));
     }
     case "admin":
       return runAdmin(rest);

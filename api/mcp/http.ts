@@ -8,9 +8,11 @@
  *   - 2026-07-28 ("modern"): stateless. The SDK's `createMcpHandler` (legacy: "reject") serves each
  *     request from a fresh server instance: `server/discover`, the per-request `_meta` envelope,
  *     the Mcp-Method / Mcp-Name header checks, list caching and the revision's error codes are the
- *     SDK's. Identity is resolved here from the execution headers of THIS request for every method
- *     but the open ones (server/discover, tools/list, ping), and for those too when the request names
- *     a session; it reaches the tools as the request's AuthInfo. Nothing is stored per client.
+ *     SDK's. Identity is resolved here from THIS request — its execution headers and the runtime keys of
+ *     its messages' `_meta` (`threadId`, `vscode.conversationId`; two different threads are refused,
+ *     api/execution.ts `namedSession`) — for every method but the open ones (server/discover,
+ *     tools/list, ping), and for those too when the request names a session; it reaches the tools
+ *     as the request's AuthInfo. Nothing is stored per client.
  *   - 2025 revisions ("legacy": 2025-11-25, 2025-06-18, …): the sessionful transport below.
  *
  * Legacy state: every MCP transport session is a durable row (api/mcp/session-store.ts: the
@@ -27,10 +29,11 @@
  *     an unknown ID is 404;
  *   - the session is UNBOUND: a request that needs identity (any JSON-RPC
  *     request other than initialize / ping / tools/list — i.e. tools/call) or
- *     that names a session is resolved with `resolveExecution` (exactly the
- *     REST middleware's resolution: credentials, headers, binding, account
- *     state) and its (org, user, session) becomes the owner — first
- *     resolution binds, in the durable row, once for every node;
+ *     that names a session (headers or `_meta`) is resolved with `resolveExecution`
+ *     (exactly the REST middleware's resolution: credentials, headers, binding,
+ *     account state; plus the body's `_meta`) and its (org, user, session)
+ *     becomes the owner — first resolution binds, in the durable row, once for
+ *     every node;
  *   - the session is BOUND: EVERY request on it (POST of any method, GET/SSE,
  *     resume, DELETE), on whichever node, is resolved again and must name the
  *     same owner; another primary session or another caller is refused
@@ -196,8 +199,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
   const listeners = new ListenerCounts();
 
   /** Resolves the request's execution and binds or checks the session's owner. */
-  async function admit(entry: Entry, req: Request, repo?: RepoAsk): Promise<ToolCaller> {
-    const { actor, identity, expiresAt, repo: resolved } = await resolveExecution(ctx, req, repo);
+  async function admit(entry: Entry, req: Request, repo?: RepoAsk, messages: readonly unknown[] = []): Promise<ToolCaller> {
+    const { actor, identity, expiresAt, repo: resolved } = await resolveExecution(ctx, req, repo, messages);
     const owner: McpOwner = { orgId: identity.tenant_id, userId: identity.subject_id, sessionId: identity.session_id };
     if (entry.owner === undefined) {
       if (entry.sid === undefined) {
@@ -337,8 +340,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
       // Before the SDK, which would quote an unsupported version back.
       checkProtocolVersion(req);
       const work = messages.some((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method));
-      if (work || namedSession(req) !== null) {
-        const { actor, identity, expiresAt, repo } = await resolveExecution(ctx, req, toolRepoAsk(messages));
+      if (work || namedSession(req, messages) !== null) {
+        const { actor, identity, expiresAt, repo } = await resolveExecution(ctx, req, toolRepoAsk(messages), messages);
         caller = { actor, identity, expiresAt, ...(repo ? { repo } : {}) };
         authInfo = authInfoFor(caller);
       }
@@ -380,8 +383,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSes
     let caller: ToolCaller | undefined;
     try {
       // Bound: every request must present the binding. Unbound: tool work, or a named session, resolves (and binds).
-      if (entry.owner !== undefined || calls.length > 0 || namedSession(req) !== null) {
-        caller = await admit(entry, req, calls.length === 1 ? toolRepoAsk(messages) : undefined);
+      if (entry.owner !== undefined || calls.length > 0 || namedSession(req, messages) !== null) {
+        caller = await admit(entry, req, calls.length === 1 ? toolRepoAsk(messages) : undefined, messages);
       }
     } catch (err) {
       if (created) void entry.transport.close().catch(() => undefined);

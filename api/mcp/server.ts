@@ -9,7 +9,8 @@
  *   1. the caller is what the transport resolved for THIS HTTP request (authenticate + execution
  *      headers, api/execution.ts `resolveExecution`), handed in as the request's AuthInfo
  *      (`callerOf`); without one the tool refuses: no tool work without an identity (REG-9,
- *      MCP-2). Nothing the model sends (arguments, `_meta`) selects it;
+ *      MCP-2). The runtime's own `_meta` keys may name the thread (api/execution.ts
+ *      `namedSession`); nothing the model writes (the tool arguments) selects it;
  *   2. the body runs inside `runInExecution` with a fresh ExecutionContext holding that frozen
  *      identity and the request's AbortSignal;
  *   3. the arguments are scanned whole with the boundary rule (core/boundary.ts), then checked
