@@ -30,7 +30,9 @@ const CUES: Cue[] = [
   { kind: "prefers", re: /\b(?:i prefer|we prefer|prefer(?:s|red)? to|i'?d rather|rather than|i like (?:to|it when)|i don'?t like|please (?:use|keep|avoid|write|name)|our convention|the convention|style guide|i want (?:the|all|every|it)|keep (?:it|them|functions|files) (?:small|short|under))\b/i, weight: 0.45 },
   { kind: "owned_by", re: /\b(?:owns|owner(?:ship)?|maintain(?:s|ed by|er)|responsible for|is on[- ]call|on[- ]call (?:is|this)|belongs to|ask @?\w+ (?:about|for)|reviewer(?:s)? (?:is|are)|team owns|code ?owners?)\b|@[a-z][\w-]+/i, weight: 0.45 },
   { kind: "status", re: /\b(?:is deprecated|deprecated|has been removed|was removed|is removed|merged|shipped|released|rolled back|reverted|is disabled|is enabled|disabled|is blocked|is live|went live|in progress|is done|is finished|feature flag|behind a flag|sunset|end[- ]of[- ]life|frozen|code freeze)\b/i, weight: 0.4 },
-  { kind: "has_value", re: /\b(?:set (?:to|at)|defaults? to|is (?:set to|configured (?:to|as))|timeout|port|limit|threshold|version|v?\d+\.\d+(?:\.\d+)?|\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes|min|hours|h|days|%|mb|gb|kb|req\/s|rps|qps|x|×)\b|p9[59]|p50|from \d[\d,.]*\s?\w* to \d)/i, weight: 0.4 },
+  { kind: "has_value", re: /\b(?:set (?:to|at)|defaults? to|is (?:set to|configured (?:to|as))|timeout|port|limit|threshold|version|v?\d+\.\d+(?:\.\d+)?|\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|%|[kmgt]i?b|req\/s|rps|qps|x|×)\b|p9[59]|p50|from \d[\d,.]*\s?\w* to \d)/i, weight: 0.4 },
+  // "Retention: completed jobs kept 7 days.", "Signing: ES256" — a labelled line of a summary, an ADR or a doc.
+  { kind: "states", re: /^[A-Z][\w ./-]{1,30}:\s+\S/, weight: 0.42 },
   { kind: "located_in", re: /\b(?:lives in|is in|are in|is defined in|defined in|is under|located (?:in|at)|can be found in|is at|sits in|the file|in file|handler is|config(?:uration)? is in|is configured in|run (?:it )?with|run `|the command is|script is)\b/i, weight: 0.35 },
 ];
 
@@ -40,10 +42,13 @@ const CHATTER = /^(?:thanks|thank you|thx|ty|ok(?:ay)?|k|cool|great|nice|neat|so
 const NARRATION = /^(?:let me|let's (?:see|check|look|try|run|take a look)|i'?ll (?:now |first |then )?(?:check|look|run|open|read|search|start|take|try|update|add|write|go|inspect|investigate|grep|fix)|i(?:'m| am) (?:going to|now|checking|looking|running|reading)|now (?:i'?ll|let me)|next,? (?:i'?ll|let me)|first,? (?:i'?ll|let me)|running|checking|looking at|reading|searching|opening|here(?:'s| is) (?:the|what|a)|i'?ve (?:made|updated|added|changed) the (?:changes|edits)|great question|good question|sure[,!]|of course)\b/i;
 const HEDGE = /\b(?:maybe|perhaps|might|could be|possibly|i (?:think|guess|wonder|suspect)|not sure|probably|any idea|wondering)\b/i;
 const QUESTION = /\?\s*["')\]]*$/;
+/** A verb of assertion: the sentence states how something is, not what someone will do. */
+const ASSERTS = /\b(?:is|are|was|were|has|have|uses?|runs?|lives?|sits?|points?|returns?|stores?|reads?|writes?|calls?|takes?|needs?|requires?|expects?|listens?|depends?|contains?|holds?|means?|signed|built|hosted|deployed|configured|defined|kept|set)\b/i;
 
-const CODE_TOKEN = /`[^`]{1,120}`|\b[\w.-]+\/[\w./-]+\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|go|rs|java|rb|sql|json|ya?ml|toml|md|sh|css|html|tf|proto|lock)\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*\b|\b\w+\.\w+\(\)/g;
-const NUMBER = /\b\d[\d,.]*\s?(?:ms|s|sec|seconds|minutes|min|hours|h|days|%|mb|gb|kb|req\/s|rps|qps|x)?\b|\bv?\d+\.\d+(?:\.\d+)?\b/gi;
+const CODE_TOKEN = /`[^`]{1,120}`|\b[\w.-]+\/[\w./-]+\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|go|rs|java|rb|sql|json|ya?ml|toml|md|sh|css|html|tf|proto|lock)\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*\b|\b\w+\.\w+\(\)|\b[A-Z]{2,}\d+[A-Z0-9]*\b/g;
+const NUMBER = /\b\d[\d,.]*\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|%|[kmgt]i?b|req\/s|rps|qps|x)?\b|\bv?\d+\.\d+(?:\.\d+)?\b/gi;
 const NAME = /(?<=[a-z,;:] )[A-Z][a-z]{2,}\b/g;
+const ACRONYM = /\b[A-Z]{2,6}s?\b/g;
 
 export interface Classified {
   kind: StatementKind;
@@ -59,7 +64,7 @@ function count(re: RegExp, s: string): number {
 export function specificity(text: string): number {
   const code = count(CODE_TOKEN, text);
   const nums = count(NUMBER, text);
-  const names = count(NAME, text);
+  const names = count(NAME, text) + count(ACRONYM, text);
   return Math.min(0.35, 0.14 * code + 0.1 * nums + 0.06 * names);
 }
 
@@ -75,7 +80,9 @@ export function classify(text: string, role: "user" | "assistant" | "tool"): Cla
   }
   if (correction) cue = Math.max(cue, 0.55) + 0.05;
   const spec = specificity(text);
-  let s = (kind ? cue : 0.18) + spec;
+  // No cue: a plain statement is worth keeping when it asserts something specific ("The access
+  // token TTL is 1 hour.", "Tokens are signed with HS256 using JWT_SECRET.").
+  let s = (kind || correction ? cue : 0.2 + (spec > 0 && ASSERTS.test(text) ? 0.1 : 0)) + spec;
   const words = text.split(/\s+/).length;
   if (words < 4) s -= 0.3;
   else if (words > 60) s -= 0.1;

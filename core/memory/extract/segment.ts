@@ -25,9 +25,11 @@ const BULLET = /^\s*(?:[-*•+]|\d{1,2}[.)])\s+/;
  * 30 days? let me check"); independent clauses joined by "; " are statements of their own.
  */
 const BOUNDARY = /(?<=[.!?])\s+(?=[A-Z`"'([@])|(?<=[.!?])\s+(?=\d+[.)]\s)|(?<=[?!])\s+(?=[a-z])|;\s+(?=(?:[\w`'-]+\s+){3})/;
-/** Tool output lines worth reading: failures and their messages. */
+/** Tool output lines worth reading: failures and their messages, and prose (a doc or a note printed by a command). */
 const TOOL_LINE = /\b(?:error|failed|failure|exception|panic|fatal|timeout|timed out|refused|denied)\b|✗|✘/i;
-const MAX_TOOL_LINES = 4;
+/** "Label: words…" or a sentence of five words or more, without code punctuation. */
+const TOOL_PROSE = /^(?:[A-Z][\w ./-]{1,30}:\s+\S.{8,}|[A-Z][^{}<>=;|$#]*\s\S+\s\S+\s\S+\s\S+.*[.!])$/;
+const MAX_TOOL_LINES = 8;
 const MIN_CHARS = 8;
 const MAX_SENTENCE_CHARS = 600;
 
@@ -37,7 +39,7 @@ function prose(turn: Turn): string[] {
     return text
       .split("\n")
       .map((l) => l.trim())
-      .filter((l) => TOOL_LINE.test(l))
+      .filter((l) => TOOL_LINE.test(l) || (TOOL_PROSE.test(l) && !/[{};]\s*$|^\s*(?:at |\/\/|#|\$ )/.test(l)))
       .slice(0, MAX_TOOL_LINES);
   }
   const out: string[] = [];
