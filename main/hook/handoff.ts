@@ -28,7 +28,12 @@ const STALE_LOCK_MS = 60_000;
 export interface Turn {
   role: "user" | "assistant" | "tool";
   content: string;
+  /** The transcript entry's `uuid`: the server cites it as the source of what it extracts. */
+  id?: string;
 }
+
+/** A transcript entry's uuid, when it passes the boundary's ID rule (with room for a suffix). */
+const TURN_ID = /^[A-Za-z0-9._:-]{1,120}$/;
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
@@ -48,7 +53,7 @@ export function turnsOfLine(line: string): Turn[] {
     return [];
   }
   if (typeof entry !== "object" || entry === null) return [];
-  const e = entry as { type?: unknown; isSidechain?: unknown; isMeta?: unknown; message?: { role?: unknown; content?: unknown } };
+  const e = entry as { type?: unknown; uuid?: unknown; isSidechain?: unknown; isMeta?: unknown; message?: { role?: unknown; content?: unknown } };
   if (e.isSidechain === true || e.isMeta === true || (e.type !== "user" && e.type !== "assistant") || typeof e.message !== "object" || e.message === null) return [];
   const out: Turn[] = [];
   const content = e.message.content;
@@ -59,7 +64,14 @@ export function turnsOfLine(line: string): Turn[] {
   }
   const said = textOf(content);
   if (said.length > 0) out.push({ role: e.type, content: said });
-  return out.filter((t) => t.content.trim().length > 0).map((t) => ({ role: t.role, content: t.content.slice(0, MAX_OFFLOAD_TURN_CHARS) }));
+  const uuid = typeof e.uuid === "string" && TURN_ID.test(e.uuid) ? e.uuid : undefined;
+  const kept = out.filter((t) => t.content.trim().length > 0);
+  return kept.map((t, i) => ({
+    role: t.role,
+    content: t.content.slice(0, MAX_OFFLOAD_TURN_CHARS),
+    // One entry may hold tool results and text: each gets its own ID.
+    ...(uuid ? { id: kept.length > 1 ? `${uuid}.${i + 1}` : uuid } : {}),
+  }));
 }
 
 export function stateDir(env: NodeJS.ProcessEnv): string {

@@ -61,7 +61,7 @@ describe("codesynapse hook: a runtime's hook registers its thread and never bloc
   let a: Account;
   let state: string;
   /** The offload requests the server answered: their thread and turns. */
-  const offloads: Array<{ session: string; status: number; turns: Array<{ role: string; content: string }> }> = [];
+  const offloads: Array<{ session: string; status: number; turns: Array<{ role: string; content: string; id?: string }> }> = [];
 
   beforeAll(async () => {
     database = await openTestDatabase("pglite");
@@ -205,11 +205,12 @@ describe("codesynapse hook: a runtime's hook registers its thread and never bloc
     const sent = offloads.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ session, status: 202 });
+    // Each turn carries its transcript entry's uuid, which the server cites as the facts' source.
     expect(sent[0]!.turns).toEqual([
-      { role: "user", content: "Where does AuthService verify tokens?" },
-      { role: "assistant", content: "Let me look at AuthService." },
-      { role: "tool", content: "export class AuthService { verify(t) { return TokenStore.check(t); } }" },
-      { role: "assistant", content: "AuthService verifies tokens through TokenStore.check." },
+      { role: "user", content: "Where does AuthService verify tokens?", id: "u1" },
+      { role: "assistant", content: "Let me look at AuthService.", id: "a1" },
+      { role: "tool", content: "export class AuthService { verify(t) { return TokenStore.check(t); } }", id: "u2" },
+      { role: "assistant", content: "AuthService verifies tokens through TokenStore.check.", id: "a2" },
     ]);
     // The offset is kept in a state file named by a hash of the thread, never by the ID.
     expect((await readdir(state)).some((f) => f.includes(session))).toBe(false);
