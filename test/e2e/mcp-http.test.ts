@@ -257,13 +257,17 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     const { client: c1 } = await connect(execHeaders(a, one));
     const { client: c2 } = await connect(execHeaders(a, two));
     const r = await tool(c1, "offload_turns", { repo: a.repoId, turns: [{ role: "user", content: "The PaymentService depends on LedgerStore." }] });
-    expect(r).toEqual({ accepted: 1 });
+    expect(r).toEqual({ accepted: 1, offload_id: expect.stringMatching(/^of_[0-9a-f]{12}$/) });
     let facts: any[] = [];
     for (let i = 0; i < 50 && facts.length === 0; i++) {
       facts = (await tool(c1, "read_session_memory", { repo: a.repoId })).facts;
       if (facts.length === 0) await new Promise((res) => setTimeout(res, 100));
     }
-    expect(facts.map((f) => [f.subject.name, f.predicate, f.object.name])).toEqual([["PaymentService", "depends_on", "LedgerStore"]]);
+    // The statement itself, and the code relation it states.
+    const lines = facts.map((f) => [f.subject.name, f.predicate, f.object.name]);
+    expect(lines).toContainEqual(["PaymentService", "depends_on", "LedgerStore"]);
+    expect(lines).toContainEqual(["PaymentService", "states", "The PaymentService depends on LedgerStore."]);
+    expect(lines).toHaveLength(2);
     expect((await tool(c2, "read_session_memory", { repo: a.repoId })).facts).toEqual([]);
     expect((await tool(c1, "recall_context", { repo: a.repoId, query: "PaymentService", memory_scope: "repository" })).results).toEqual([]);
   });

@@ -93,7 +93,10 @@ export function topicsOf(text: string): Topic[] {
   const out: Topic[] = [];
   const firstCode = code[0];
   const codeFirst = firstCode !== undefined && text.replace(/`/g, "").trimStart().toLowerCase().startsWith(firstCode.name.toLowerCase());
+  // A subject phrase that is a code thing's name ("The PaymentService depends on…") is that code thing.
+  const named = phrase ? code.find((c) => c.name.toLowerCase().replace(/[^a-z0-9]/g, "") === phrase.replace(/[^a-z0-9]/g, "")) : undefined;
   if (codeFirst) out.push(firstCode);
+  else if (named) out.push(named);
   else if (phrase) out.push({ name: phrase, type: "topic" });
   for (const c of code) if (out.length < 3 && !out.some((t) => t.name.toLowerCase() === c.name.toLowerCase())) out.push(c);
   if (out.length === 0) out.push({ name: "conversation", type: "topic" });
