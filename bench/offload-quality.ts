@@ -31,6 +31,7 @@ import path from "node:path";
 import { loadConfig } from "../core/config";
 import { silentLogger } from "../core/log";
 import { MAX_OFFLOAD_TOTAL_CHARS, MAX_OFFLOAD_TURNS } from "../core/limits";
+import type { ExtractionStats } from "../core/memory/extract/plan";
 import { startPlatform } from "../main/runtime";
 import { seedAccount } from "../test/support/fixtures";
 import { DEV_THREADS, type LabelledQuestion, type LabelledThread, type LabelledTurn } from "./offload-quality-set";
@@ -39,16 +40,8 @@ const PROBE_MS = 50;
 const t0 = performance.now();
 const note = (msg: string) => process.stderr.write(`[offload-quality ${((performance.now() - t0) / 1000).toFixed(0)}s] ${msg}\n`);
 
-interface Extraction {
-  offloads: number;
-  turns: number;
-  statements: number;
-  stored: number;
-  repeats: number;
-  superseded: number;
-  dropped: number;
-  shortened: number;
-}
+/** The namespace read's `extraction` counts. */
+type Extraction = ExtractionStats;
 
 export interface ThreadResult {
   name: string;
