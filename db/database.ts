@@ -211,25 +211,36 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // then fails to find one in its own search_path.
   const current = await sql<{ s: string }>`select current_schema() as s`.execute(db);
   const migrationTableSchema = current.rows[0]?.s;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
-    if (attempt >= LISTING_ATTEMPTS || !isVanishedRelation(error)) throw error;
-    await new Promise((r) => setTimeout(r, 20 * attempt));
-  }
+  const migrator = new Migrator({ db: ownSchemaOnly(db), provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
 /**
- * Kysely's migrator checks for its tables by listing every table of every schema and asking
- * `pg_get_serial_sequence` about each column; a table or schema another client drops during
- * that listing (a neighbouring application, a parallel test's schema) fails the listing with
- * "relation … does not exist" or "schema … does not exist". Nothing of ours ran yet (pending
- * migrations run in one transaction, rolled back on failure), so the whole call is repeated.
+ * The database as the migrator sees it: its existence checks list the tables and schemas of
+ * the current schema only. Kysely's own introspector lists every table of every schema and asks
+ * `pg_get_serial_sequence` about each column, so a table another client drops meanwhile (a
+ * neighbouring application, a parallel test's schema) failed the migration with "relation …
+ * does not exist" — and the listing grows with the whole database.
  */
-const LISTING_ATTEMPTS = 5;
-
-function isVanishedRelation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "42P01" || code === "3F000";
+function ownSchemaOnly(db: Kysely<any>): Kysely<any> {
+  const introspection = {
+    getSchemas: async () => (await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = current_schema()`.execute(db)).rows,
+    getTables: async () =>
+      (await sql<{ name: string; schema: string }>`select c.relname as name, n.nspname as schema from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v')`.execute(db)).rows.map((t) => ({
+        ...t,
+        isView: false,
+        isForeign: false,
+        columns: [],
+      })),
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "introspection") return introspection;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
