@@ -37,7 +37,7 @@ describeWithService(status, "migrations beside schemas that other clients drop",
       }
     });
     try {
-      for (let round = 0; round < 8; round++) {
+      for (let round = 0; round < 5; round++) {
         const dbs = await Promise.all([openTestDatabase("postgres", { poolSize: 2 }), openTestDatabase("postgres", { poolSize: 2 })]);
         for (const d of dbs) {
           const r = await d.db.selectFrom("audit_log").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
