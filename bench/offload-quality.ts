@@ -13,7 +13,7 @@
  * question is "new" when its top 5 holds the new value, and "stale alone" when its top 5 holds a
  * superseded value but not the new one (the target is none).
  * Also printed: facts per turn, extraction time per 100 turns (first offload sent → last call's
- * facts committed, embedding included), the namespace budget's counts (stored, repeats,
+ * facts committed and their statements embedded), the namespace budget's counts (stored, repeats,
  * superseded, dropped, shortened), offloads refused or failed.
  *
  * BENCH_OFFLOAD_SPLIT=dev runs the dev half alone (what tuning looks at); BENCH_OFFLOAD_MISSES=dev
@@ -127,6 +127,8 @@ export async function benchOffloadQuality(): Promise<OffloadQualityResult> {
         const ex = read.body["extraction"] as Extraction | undefined;
         const failedNow = [...platform.ctx.memory!.offload.failures.values()].reduce((s, v) => s + v, 0);
         if ((ex?.offloads ?? 0) + (failedNow - failedBefore) >= accepted) {
+          // Committed; the statements' vectors are written right after: wait for those too.
+          await platform.ctx.memory!.offload.drain();
           const ms = performance.now() - start;
           const all = await api("GET", sm("?limit=1000"), headers);
           return { ms, refused, extraction: ex!, facts: (all.body["facts"] as unknown[]).length };
