@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the optional generative extractor's pieces (EXTRACTOR=llama, docs/memory.md)
-# into .ci/llama/ (gitignored), once; prints nothing else but the two paths it set up:
+# into .ci/llama/ (gitignored), once; prints on stdout only the two settings, shell-quoted
+# (.ci/run evaluates them):
 #   LLAMA_MODULE_DIR=<dir with node_modules/node-llama-cpp>
 #   LLAMA_MODEL_PATH=<the SmolLM2-135M-Instruct GGUF file>
 #  - node-llama-cpp and its prebuilt CPU binding for linux-x64, pinned exactly, without
@@ -41,5 +42,5 @@ if [ ! -f "$model" ] || [ "$(sha256sum "$model" | cut -d' ' -f1)" != "$model_sha
   [ "$(sha256sum "$tmp/$model_name" | cut -d' ' -f1)" = "$model_sha256" ] || { echo "$model_name: sha256 mismatch" >&2; exit 1; }
   mv "$tmp/$model_name" "$model"
 fi
-echo "LLAMA_MODULE_DIR=$PWD/$dir"
-echo "LLAMA_MODEL_PATH=$PWD/$model"
+printf 'LLAMA_MODULE_DIR=%q\n' "$PWD/$dir"
+printf 'LLAMA_MODEL_PATH=%q\n' "$PWD/$model"

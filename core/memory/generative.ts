@@ -82,9 +82,9 @@ export interface RenderedTurns {
 
 /**
  * The turns as `[i] role: text`, from `from` on: each turn cut to `perTurn` characters, and
- * turns added while the whole stays within `budget` characters (at least one turn).
+ * turns added while the whole stays within `budget` characters and `maxTurns` turns (at least one turn).
  */
-export function renderTurns(turns: Turn[], opts: { from?: number; perTurn: number; budget: number }): RenderedTurns {
+export function renderTurns(turns: Turn[], opts: { from?: number; perTurn: number; budget: number; maxTurns?: number }): RenderedTurns {
   const lines: string[] = [];
   let used = 0;
   let i = opts.from ?? 0;
@@ -92,7 +92,7 @@ export function renderTurns(turns: Turn[], opts: { from?: number; perTurn: numbe
     const t = turns[i]!;
     const body = fold(t.content);
     const line = `[${i}] ${t.role}: ${body.length > opts.perTurn ? `${body.slice(0, opts.perTurn)}…` : body}`;
-    if (lines.length > 0 && used + line.length + 1 > opts.budget) break;
+    if (lines.length > 0 && (used + line.length + 1 > opts.budget || lines.length >= (opts.maxTurns ?? Infinity))) break;
     lines.push(line);
     used += line.length + 1;
   }
@@ -136,6 +136,7 @@ export function statementsFromModel(answer: unknown, turns: Turn[]): Statement[]
   };
   const out: Statement[] = [];
   const seen = new Set<string>();
+  const used = new Set<(typeof said)[number]>();
   for (const item of list.slice(0, 4 * MAX_GENERATED)) {
     if (out.length >= MAX_GENERATED) break;
     const p = Item.safeParse(item);
@@ -158,9 +159,11 @@ export function statementsFromModel(answer: unknown, turns: Turn[]): Statement[]
           best = s;
         }
       }
-      if (best && score >= GROUNDED && !matched.includes(best)) matched.push(best);
+      // A turn sentence feeds one statement: a later statement repeating it keeps only what is new.
+      if (best && score >= GROUNDED && !matched.includes(best) && !used.has(best)) matched.push(best);
     }
     if (matched.length === 0) continue;
+    for (const m of matched) used.add(m);
     matched.sort((a, b) => a.turn - b.turn || a.pos - b.pos);
     let text = "";
     for (const m of matched) if (text.length === 0 || text.length + 1 + m.text.length <= MAX_TEXT) text = text ? `${text} ${m.text}` : m.text;

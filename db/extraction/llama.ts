@@ -35,7 +35,7 @@ import { LocalExtractor, type Extractor, type Statement, type Turn } from "../..
 import { GENERATIVE_SCHEMA, GENERATIVE_SYSTEM_PROMPT, renderTurns, statementsFromModel } from "../../core/memory/generative";
 
 /** Generations per `extract` call; turns past them are read by the local extractor. */
-export const MAX_GENERATIONS = 4;
+export const MAX_GENERATIONS = 6;
 
 export interface LlamaExtractorOptions {
   /** The GGUF file (LLAMA_MODEL_PATH). */
@@ -47,6 +47,8 @@ export interface LlamaExtractorOptions {
   /** Characters of conversation per generation, and per turn. */
   promptChars?: number;
   turnChars?: number;
+  /** Turns per generation: a very small model loses the thread (and invents) over more. */
+  turnsPerGeneration?: number;
   /** Tokens the model may write per generation. */
   maxTokens?: number;
   /** Per generation. */
@@ -182,7 +184,7 @@ export class LlamaExtractor implements Extractor {
     const out: Statement[] = [];
     let from = 0;
     for (let g = 0; g < MAX_GENERATIONS && from < turns.length; g++) {
-      const r = renderTurns(turns, { from, perTurn: this.opts.turnChars ?? 1200, budget: this.opts.promptChars ?? 3000 });
+      const r = renderTurns(turns, { from, perTurn: this.opts.turnChars ?? 500, budget: this.opts.promptChars ?? 1500, maxTurns: this.opts.turnsPerGeneration ?? 4 });
       const part = turns.slice(from, from + r.count);
       const found = await this.generate(rt, r.text, part, signal);
       const offset = from;

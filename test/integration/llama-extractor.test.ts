@@ -14,7 +14,9 @@ import { makeIdentity } from "../../core/execution/identity";
 import { STATEMENT_KINDS, type Statement, type Turn } from "../../core/memory/extractor";
 import { contentTerms } from "../../core/memory/extract/similar";
 import { GROUNDED, MAX_GENERATED, MAX_TEXT, statementsFromModel } from "../../core/memory/generative";
+import { configSchema } from "../../core/config";
 import { LlamaExtractor } from "../../db/extraction/llama";
+import { buildExtractor } from "../../main/memory";
 import { REQUIRE_SERVICES } from "../support/services";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -96,6 +98,11 @@ describe("generative extractor: its answers are checked like any input", () => {
     expect(out.filter((s) => s.text.startsWith("Never call"))).toHaveLength(1);
   });
 
+  it("EXTRACTOR=llama builds it (never the default), loading nothing until first use", () => {
+    expect(buildExtractor(configSchema.parse({})).kind).toBe("local");
+    expect(buildExtractor(configSchema.parse({ EXTRACTOR: "llama", LLAMA_MODEL_PATH: "/nowhere/model.gguf" })).kind).toBe("llama");
+  });
+
   it("a missing model is `unavailable`, naming the setting and not the path", async () => {
     const ex = new LlamaExtractor({ modelPath: "/secret/place/tenant-42/model.gguf", moduleDir: MODULE_DIR });
     const err = await ex.extract(identity, TURNS).catch((e: unknown) => e);
@@ -118,7 +125,7 @@ const withModel = !missing ? describe : REQUIRE_SERVICES ? describe : describe.s
 if (missing && !REQUIRE_SERVICES) console.warn(`[skip] generative extractor with SmolLM2: ${missing} (bash scripts/install-llama.sh)`);
 
 withModel("generative extractor with SmolLM2-135M via node-llama-cpp", () => {
-  it("extracts valid, grounded statements from a conversation with a rule and a decision", { timeout: 60_000 }, async () => {
+  it("extracts valid, grounded statements from a conversation with a rule and a decision", { timeout: 120_000 }, async () => {
     if (missing) throw new Error(`REQUIRE_SERVICES=1 but ${missing}`);
     const ex = new LlamaExtractor({ modelPath: MODEL_PATH, moduleDir: MODULE_DIR });
     const t0 = performance.now();
