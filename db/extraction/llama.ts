@@ -58,6 +58,8 @@ export interface LlamaExtractorOptions {
    * machine whose cores are busy with other work, two threads were measured 15× slower than one.
    */
   threads?: number;
+  /** Replaces node-llama-cpp (tests: a model that answers what a test says). */
+  runtime?: () => Promise<LlamaRuntime>;
   /** Called once per process and setup when the module or model cannot serve, and on a fallback. */
   onWarning?: (event: string, code: string) => void;
 }
@@ -71,15 +73,16 @@ interface LlamaLike {
   loadModel(opts: { modelPath: string; gpuLayers?: number }): Promise<{ createContext(opts: Record<string, unknown>): Promise<{ getSequence(): unknown }> }>;
   createGrammarForJsonSchema(schema: unknown): Promise<unknown>;
 }
-interface SessionLike {
+export interface SessionLike {
   resetChatHistory(): void;
   prompt(text: string, opts: Record<string, unknown>): Promise<string>;
 }
 
-interface Runtime {
+export interface LlamaRuntime {
   session: SessionLike;
   grammar: unknown;
 }
+type Runtime = LlamaRuntime;
 
 const runtimes = new Map<string, Promise<Runtime>>();
 let chain: Promise<unknown> = Promise.resolve();
@@ -157,12 +160,16 @@ export class LlamaExtractor implements Extractor {
   private readonly local = new LocalExtractor();
   private warned = false;
 
-  constructor(private readonly opts: LlamaExtractorOptions) {}
+  private readonly injected: Promise<Runtime> | undefined;
+
+  constructor(private readonly opts: LlamaExtractorOptions) {
+    this.injected = opts.runtime?.();
+  }
 
   /** The loaded model, loading it on first use; rejects with `unavailable` when the module or model is missing. */
   runtime(): Promise<Runtime> {
     const key = `${path.resolve(this.opts.moduleDir ?? ".")}\u0000${path.resolve(this.opts.modelPath ?? "")}`;
-    let p = runtimes.get(key);
+    let p = this.injected ?? runtimes.get(key);
     if (!p) {
       p = load(this.opts);
       runtimes.set(key, p);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../core/errors";
 import { makeIdentity } from "../../core/execution/identity";
-import { STATEMENT_KINDS, type Statement, type Turn } from "../../core/memory/extractor";
+import { LocalExtractor, STATEMENT_KINDS, type Statement, type Turn } from "../../core/memory/extractor";
 import { contentTerms } from "../../core/memory/extract/similar";
 import { GROUNDED, MAX_GENERATED, MAX_TEXT, statementsFromModel } from "../../core/memory/generative";
 import { configSchema } from "../../core/config";
@@ -101,6 +101,40 @@ describe("generative extractor: its answers are checked like any input", () => {
   it("EXTRACTOR=llama builds it (never the default), loading nothing until first use", () => {
     expect(buildExtractor(configSchema.parse({})).kind).toBe("local");
     expect(buildExtractor(configSchema.parse({ EXTRACTOR: "llama", LLAMA_MODEL_PATH: "/nowhere/model.gguf" })).kind).toBe("llama");
+  });
+
+  it("an unusable answer falls back to the local extractor for those turns; an empty one is nothing; an abort is canceled", async () => {
+    const local = await new LocalExtractor().extract(identity, TURNS);
+    const answering = (answers: string[]) =>
+      new LlamaExtractor({
+        modelPath: undefined,
+        runtime: async () => ({ grammar: null, session: { resetChatHistory: () => undefined, prompt: async () => answers.shift() ?? "{}" } }),
+      });
+    for (const broken of ['{"statements":[{"text":"The database lives on mars.","kind":"rule","about":[],"corrects":[]}]}', "{not json", "{}"]) {
+      const warnings: string[] = [];
+      const ex = new LlamaExtractor({
+        modelPath: undefined,
+        onWarning: (e) => warnings.push(e),
+        runtime: async () => ({ grammar: null, session: { resetChatHistory: () => undefined, prompt: async () => broken } }),
+      });
+      expect(await ex.extract(identity, TURNS)).toEqual(local);
+      expect(warnings).toEqual(["llama_fallback"]);
+    }
+    expect(await answering(['{"statements":[]}']).extract(identity, TURNS)).toEqual([]);
+    const failing = new LlamaExtractor({ modelPath: undefined, runtime: async () => ({ grammar: null, session: { resetChatHistory: () => undefined, prompt: () => Promise.reject(new Error("boom")) } }) });
+    expect(await failing.extract(identity, TURNS)).toEqual(local);
+    const ac = new AbortController();
+    const aborting = new LlamaExtractor({
+      modelPath: undefined,
+      runtime: async () => ({ grammar: null, session: { resetChatHistory: () => undefined, prompt: () => (ac.abort(), Promise.reject(new Error("aborted"))) } }),
+    });
+    await expect(aborting.extract(identity, TURNS, ac.signal)).rejects.toMatchObject({ code: "canceled" });
+    // Six turns: two generations of four and two; the second's turn indexes are offset.
+    const six = [...TURNS, { role: "user" as const, content: "The retry limit for the payments worker is 5 attempts." }, { role: "assistant" as const, content: "Noted." }];
+    const two = answering(['{"statements":[]}', '{"statements":[{"text":"The retry limit for the payments worker is 5 attempts.","kind":"has_value","about":[],"corrects":[]}]}']);
+    const out = await two.extract(identity, six);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ kind: "has_value", turns: [4] });
   });
 
   it("a missing model is `unavailable`, naming the setting and not the path", async () => {
