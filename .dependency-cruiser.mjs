@@ -36,6 +36,7 @@ const DRIVERS = [
   "prom-client",
   "@opentelemetry/(?!api/)[^/]+",
   "onnxruntime-node",
+  "node-llama-cpp",
 ];
 const DRIVER_PATH = `^node_modules/(${DRIVERS.join("|")})/`;
 /** The Kysely table map: types core may name (core reaches the store through Kysely, an interface). */

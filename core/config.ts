@@ -123,7 +123,12 @@ export const configSchema = z.object({
   EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_BASE_URL: optionalUrl(["http:", "https:"]),
   EMBEDDING_MODEL: z.string().default("local-hash-256"),
-  EXTRACTOR: z.enum(["local", "openai"]).default("local"),
+  /** local (default): deterministic; openai: LLM_BASE_URL; llama: a GGUF model file run in process by node-llama-cpp (LLAMA_MODEL_PATH). */
+  EXTRACTOR: z.enum(["local", "openai", "llama"]).default("local"),
+  /** EXTRACTOR=llama: the GGUF model file (scripts/install-llama.sh fetches SmolLM2-135M-Instruct). */
+  LLAMA_MODEL_PATH: z.string().trim().min(1).optional(),
+  /** EXTRACTOR=llama: a folder holding node_modules/node-llama-cpp; default: resolved from the installation. */
+  LLAMA_MODULE_DIR: z.string().trim().min(1).optional(),
   CODESYNAPSE_URL: optionalUrl(["http:", "https:"]),
   INGEST_ALLOWED_ROOTS: z.string().default(""),
   /** WRK-2: comma-separated `scheme://host` prefixes a git URL may use (e.g. "https://github.com"); empty = no git. */

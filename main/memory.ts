@@ -15,6 +15,7 @@ import type { ProviderGates } from "../core/provider-limits";
 import { FallbackEmbedder, LocalHashEmbedder, OpenAIEmbedder, type Embedder } from "../core/memory/embedder";
 import { SentenceModelEmbedder } from "../db/embedding/sentence-model";
 import { LocalExtractor, OpenAIExtractor, type Extractor } from "../core/memory/extractor";
+import { LlamaExtractor } from "../db/extraction/llama";
 import { createMemoryServices, type MemoryServices } from "../core/memory/services";
 import { PostgresRepositoryStore } from "../db/graph/postgres/repository-store";
 import { PostgresSessionStore } from "../db/graph/postgres/session-store";
@@ -90,7 +91,20 @@ export function buildEmbedder(config: Config, gates?: ProviderGates, logger?: Lo
   );
 }
 
-export function buildExtractor(config: Config, gates?: ProviderGates): Extractor {
+/**
+ * EXTRACTOR=local (default): deterministic; openai: a locally hosted model behind LLM_BASE_URL;
+ * llama: LLAMA_MODEL_PATH run in process by node-llama-cpp (LLAMA_MODULE_DIR), checked on first
+ * use (a missing module or model: `unavailable`, warned once), never downloaded.
+ */
+export function buildExtractor(config: Config, gates?: ProviderGates, logger?: Logger): Extractor {
+  if (config.EXTRACTOR === "llama") {
+    return new LlamaExtractor({
+      modelPath: config.LLAMA_MODEL_PATH,
+      moduleDir: config.LLAMA_MODULE_DIR,
+      onWarning: (event, code) =>
+        logger?.warn({ event, code }, event === "llama_unavailable" ? "memory: EXTRACTOR=llama cannot load node-llama-cpp or its model; offloads are refused as unavailable" : "memory: the extraction model's answer was unusable; the local extractor served those turns"),
+    });
+  }
   if (config.EXTRACTOR === "openai") {
     if (!config.LLM_BASE_URL) throw new AppError("unavailable", { message: "EXTRACTOR=openai needs LLM_BASE_URL (a locally hosted model)." });
     return new OpenAIExtractor({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, gate: gates?.extractor });
@@ -107,7 +121,7 @@ export function buildMemoryServices(config: Config, db: Db, clock: Clock, logger
     repo: graph.repo,
     vectors: vectors.index,
     embedder: buildEmbedder(config, gates, logger),
-    extractor: buildExtractor(config, gates),
+    extractor: buildExtractor(config, gates, logger),
     clock,
     onWarning,
   });
