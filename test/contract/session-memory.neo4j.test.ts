@@ -45,5 +45,7 @@ describeWithService(neo4j, "SessionMemoryStore contract [neo4j]", () => {
   afterAll(async () => {
     await driver?.close();
   });
-  sessionMemoryContract(() => harness!);
+  // 2,048 write transactions fill a tenant's roots: 157 s on a fresh server, more on one that holds
+  // earlier runs' data; their own bound, the rest of the file keeps its 300 s.
+  sessionMemoryContract(() => harness!, { slowBudgetMs: 600_000 });
 });
