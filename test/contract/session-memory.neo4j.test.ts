@@ -45,7 +45,7 @@ describeWithService(neo4j, "SessionMemoryStore contract [neo4j]", () => {
   afterAll(async () => {
     await driver?.close();
   });
-  // 2,048 write transactions fill a tenant's roots: 157 s on a fresh server, more on one that holds
-  // earlier runs' data; their own bound, the rest of the file keeps its 300 s.
+  // 2,048 write transactions fill a tenant's roots: 157 s in one CI run, over 300 s in two runs on
+  // a busier machine; those two tests get their own bound, the rest of the file keeps its 300 s.
   sessionMemoryContract(() => harness!, { slowBudgetMs: 600_000 });
 });
