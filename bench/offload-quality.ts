@@ -34,6 +34,7 @@ import { MAX_OFFLOAD_TOTAL_CHARS, MAX_OFFLOAD_TURNS } from "../core/limits";
 import type { ExtractionStats } from "../core/memory/extract/plan";
 import { startPlatform } from "../main/runtime";
 import { seedAccount } from "../test/support/fixtures";
+import { row, type StallRow } from "./stall";
 import { DEV_THREADS, type LabelledQuestion, type LabelledThread, type LabelledTurn } from "./offload-quality-set";
 
 const PROBE_MS = 50;
@@ -57,7 +58,7 @@ export interface ThreadResult {
 export interface OffloadQualityResult {
   threads: ThreadResult[];
   failures: Record<string, number>;
-  long: { turns: number; extract_ms: number; facts: number; extraction: Extraction; rows: Array<{ what: string; n: number; p50_ms: number; p99_ms: number; max_ms: number }> };
+  long: { turns: number; extract_ms: number; facts: number; extraction: Extraction; rows: StallRow[] };
 }
 
 type Json = Record<string, unknown>;
@@ -79,12 +80,6 @@ function chunks(turns: LabelledTurn[]): LabelledTurn[][] {
   if (cur.length) out.push(cur);
   return out;
 }
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-const row = (what: string, samples: number[]) => {
-  const s = [...samples].sort((a, b) => a - b);
-  return { what, n: s.length, p50_ms: +pct(s, 50).toFixed(1), p99_ms: +pct(s, 99).toFixed(1), max_ms: +(s.at(-1) ?? 0).toFixed(1) };
-};
 
 export async function benchOffloadQuality(): Promise<OffloadQualityResult> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "cs-offload-q-"));

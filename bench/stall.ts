@@ -53,7 +53,8 @@ function stallDir(): string {
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-function row(what: string, samples: number[]): StallRow {
+/** p50 / p99 / max of latency samples, as the stall tables print them. */
+export function row(what: string, samples: number[]): StallRow {
   const s = [...samples].sort((a, b) => a - b);
   return { what, n: s.length, p50_ms: +pct(s, 50).toFixed(1), p99_ms: +pct(s, 99).toFixed(1), max_ms: +(s.at(-1) ?? 0).toFixed(1) };
 }

@@ -18,7 +18,7 @@ import { redact } from "../redact";
 import { randomBytes } from "node:crypto";
 import type { MemoryScope, SessionMemoryEngine } from "./engine";
 import type { Extractor, Turn } from "./extractor";
-import { NO_STATS, planExtraction, type ExtractionStats } from "./extract/plan";
+import { addStats, NO_STATS, planExtraction, type ExtractionStats } from "./extract/plan";
 
 export interface OffloadBatch {
   /** Re-runs authorization (binding, membership, key, repository) and returns the scope to write to. */
@@ -99,25 +99,23 @@ export class OffloadQueue {
       const scope = await batch.recheck();
       const statements = await this.deps.extractor.extract(scope.identity, batch.turns);
       const refs = batch.turns.map((t, i) => (t.id !== undefined ? `turn ${t.id}` : `${batch.id} turn ${i + 1}`));
-      if (statements.length === 0) {
-        this.totals.offloads++;
-        this.totals.turns += batch.turns.length;
-        return { ...NO_STATS, offloads: 1, turns: batch.turns.length };
-      }
       const sessionId = scope.identity.session_id;
       const commit = (growth: boolean) =>
         this.deps.engine.mutate(scope, (current, now) => {
           const plan = planExtraction({ key: current.key, sessionId, now, current, statements, refs, turns: batch.turns.length, growth });
           return { content: plan.content, added: plan.added, result: plan.stats };
         });
-      let stats: ExtractionStats;
-      try {
-        stats = await commit(true);
-      } catch (err) {
-        if (!(err instanceof AppError && err.code === "limit_exceeded" && QUOTA_LIMITS.has(String(err.details?.["limit"])))) throw err;
-        stats = await commit(false);
+      let stats: ExtractionStats = { ...NO_STATS, offloads: 1, turns: batch.turns.length };
+      // Nothing durable said: nothing to write.
+      if (statements.length > 0) {
+        try {
+          stats = await commit(true);
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === "limit_exceeded" && QUOTA_LIMITS.has(String(err.details?.["limit"])))) throw err;
+          stats = await commit(false);
+        }
       }
-      for (const k of Object.keys(NO_STATS) as Array<keyof ExtractionStats>) this.totals[k] += stats[k];
+      Object.assign(this.totals, addStats(this.totals, stats));
       return { ...stats };
     } catch (err) {
       const code = err instanceof AppError ? err.code : "internal";

@@ -283,7 +283,7 @@ export class SentenceModelEmbedder implements Embedder {
       let end = start + 1;
       while (end < order.length && end - start < MODEL_BATCH && (end - start + 1) * encoded[order[end]!]!.length <= MODEL_BATCH_TOKENS) end++;
       const idx = order.slice(start, end);
-      const vectors = await this.serial(() => this.run(m, idx.map((i) => encoded[i]!)));
+      const vectors = await this.serial(() => m.infer(idx.map((i) => encoded[i]!)));
       idx.forEach((i, j) => (out[i] = vectors[j]!));
       start = end;
     }
@@ -296,7 +296,4 @@ export class SentenceModelEmbedder implements Embedder {
     return next;
   }
 
-  private run(m: Loaded, batch: number[][]): Promise<number[][]> {
-    return m.infer(batch);
-  }
 }

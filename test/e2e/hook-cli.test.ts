@@ -8,7 +8,6 @@
  * and on Stop/PreCompact the transcript's new turns — only those — go to the thread's session memory.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile, appendFile } from "node:fs/promises";
-import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
@@ -19,35 +18,12 @@ import { testContextWithMemory } from "../support/app";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, threadClient, type TestServer } from "../support/http";
-import { BIN, cleanEnv } from "../support/process";
+import { BIN, cleanEnv, runScript, type RunResult } from "../support/process";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/hooks");
 
-interface HookRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function runHook(args: string[], stdin: string, env: Record<string, string>): Promise<HookRun> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [BIN, "hook", ...args], { env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`hook still running: ${stderr}`));
-    }, 30_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-    child.stdin.end(stdin);
-  });
+function runHook(args: string[], stdin: string, env: Record<string, string>): Promise<RunResult> {
+  return runScript(BIN, ["hook", ...args], cleanEnv(env), 30_000, { stdin });
 }
 
 async function fixture(name: string, vars: { session: string; transcript?: string; source?: string }): Promise<string> {

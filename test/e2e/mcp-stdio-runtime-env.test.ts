@@ -5,7 +5,6 @@
  * or a revoked ID refuse to start (never echoing the ID); and a client that names another thread in
  * a tool call's `_meta` is refused by the server, not run as the process's thread.
  */
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { readSettings } from "../../api/mcp/stdio";
 import { testContextWithMemory } from "../support/app";
+import { runScript, type RunResult } from "../support/process";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { call, executionHeaders, listen, registerThread, type TestServer } from "../support/http";
@@ -20,23 +20,8 @@ import { call, executionHeaders, listen, registerThread, type TestServer } from 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = "bin/codesynapse.js";
 
-function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "mcp"], { cwd: ROOT, env: { ...getDefaultEnvironment(), LOG_LEVEL: "silent", ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += String(c)));
-    child.stderr.on("data", (c) => (stderr += String(c)));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`still running; stderr: ${stderr}`));
-    }, 30_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end();
-  });
+function runToExit(env: Record<string, string>): Promise<RunResult> {
+  return runScript(BIN, ["mcp"], { ...getDefaultEnvironment(), LOG_LEVEL: "silent", ...env }, 30_000, { cwd: ROOT, stdin: "" });
 }
 
 describe("codesynapse mcp started by a runtime's own session variable", () => {

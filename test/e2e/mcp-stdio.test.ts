@@ -4,7 +4,6 @@
  * `node bin/codesynapse.js mcp` with CODESYNAPSE_URL pointing at it and talks
  * to it with the SDK's own Client.
  */
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
@@ -13,6 +12,7 @@ import { createApp } from "../../api/app";
 import { removeMember } from "../../core/accounts/accounts";
 import { readSettings } from "../../api/mcp/stdio";
 import { testContextWithMemory } from "../support/app";
+import { runScript, type RunResult } from "../support/process";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { listen, registerThread, threadClient, type TestServer } from "../support/http";
@@ -24,25 +24,16 @@ function threadEnv(url: string, a: Account, session: string, parent = session): 
   return { CODESYNAPSE_URL: url, CODESYNAPSE_API_KEY: a.apiKey, CODESYNAPSE_SESSION_ID: session, CODESYNAPSE_PARENT_SESSION_ID: parent };
 }
 
-/** Runs `codesynapse mcp` to completion (for refusals): exit code, stdout, stderr. */
-function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "mcp"], { cwd: ROOT, env: { ...getDefaultEnvironment(), LOG_LEVEL: "silent", ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += String(c)));
-    child.stderr.on("data", (c) => (stderr += String(c)));
-    // A client that would start the handshake right away: a refusing process must never answer it.
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`still running; stderr: ${stderr}`));
-    }, 30_000);
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+/**
+ * Runs `codesynapse mcp` to completion (for refusals): exit code, stdout, stderr. Its stdin carries
+ * a client that would start the handshake right away and stays open: a refusing process must
+ * exit on its own and never answer it.
+ */
+function runToExit(env: Record<string, string>): Promise<RunResult> {
+  return runScript(BIN, ["mcp"], { ...getDefaultEnvironment(), LOG_LEVEL: "silent", ...env }, 30_000, {
+    cwd: ROOT,
+    stdin: `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`,
+    keepStdinOpen: true,
   });
 }
 

@@ -18,23 +18,38 @@ export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** From spawn to exit. */
+  ms: number;
+}
+
+export interface RunOptions {
+  /** Written to the child's stdin, which is then closed (unless `keepStdinOpen`); without it stdin is closed from the start. */
+  stdin?: string;
+  keepStdinOpen?: boolean;
+  cwd?: string;
 }
 
 /** Runs a Node script to its end, killed after `timeoutMs`. */
-export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
+export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000, opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const started = Date.now();
+    const child = spawn(process.execPath, [file, ...args], { env, ...(opts.cwd ? { cwd: opts.cwd } : {}), stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
+    if (opts.stdin !== undefined) {
+      child.stdin!.write(opts.stdin);
+      if (!opts.keepStdinOpen) child.stdin!.end();
+    }
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`timed out: ${args.join(" ")}\n${stderr}`));
     }, timeoutMs);
+    child.once("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
 }

@@ -213,7 +213,7 @@ export function planExtraction(input: PlanInput): Plan {
     fresh: new Set([...facts.keys()].filter((id) => !before.has(id))),
     stats,
   });
-  content.doc = { ...content.doc, extraction: { ...totals(current.doc, stats), last_at: new Date(now).toISOString() } };
+  content.doc = { ...content.doc, extraction: { ...addStats(extractionTotals(current.doc), stats), last_at: new Date(now).toISOString() } };
   const kept = new Set(content.entities.map((e) => e.id));
   return { content, added: [...added.values()].filter((e) => kept.has(e.id)), stats };
 }
@@ -229,10 +229,10 @@ export function extractionTotals(doc: Record<string, unknown>): ExtractionStats 
   return out;
 }
 
-function totals(doc: Record<string, unknown>, add: ExtractionStats): ExtractionStats {
-  const t = extractionTotals(doc);
+/** Two sets of extraction counts added up (a namespace's running totals, a process's metrics). */
+export function addStats(a: ExtractionStats, b: ExtractionStats): ExtractionStats {
   const out = { ...NO_STATS };
-  for (const k of Object.keys(NO_STATS) as Array<keyof ExtractionStats>) out[k] = t[k] + add[k];
+  for (const k of Object.keys(NO_STATS) as Array<keyof ExtractionStats>) out[k] = a[k] + b[k];
   return out;
 }
 
