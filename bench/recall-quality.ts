@@ -78,7 +78,7 @@ function firstHit(results: Array<{ subject: { name: string }; object: { name: st
   return i < 0 ? 0 : i + 1;
 }
 
-function score(ranks: number[]): Omit<QualityRow, "embedder" | "ranking" | "split"> {
+export function score(ranks: number[]): Omit<QualityRow, "embedder" | "ranking" | "split"> {
   const n = ranks.length;
   const at = (k: number) => +(ranks.filter((r) => r > 0 && r <= k).length / n).toFixed(3);
   const mrr = +(ranks.reduce((s, r) => s + (r > 0 ? 1 / r : 0), 0) / n).toFixed(3);

@@ -3,7 +3,7 @@
  * numbers within each table come from the same conditions. Set
  * TEST_DATABASE_URL / REDIS_URL / NEO4J_URL / MILVUS_URL / HUGEGRAPH_URL
  * (`set -a; . test/services/.env.services; set +a`) for the server columns.
- * BENCH_ONLY=identity,recall,recall-quality,stores,jobs,fairness,parse-quality,ingest,offload-quality selects some (BENCH_JOBS_ONLY=cs-pg,…
+ * BENCH_ONLY=identity,recall,recall-quality,recall-conversation,stores,jobs,fairness,parse-quality,ingest,offload-quality selects some (BENCH_JOBS_ONLY=cs-pg,…
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
  * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default, or `mixed`: the
  * mixed runtime workload against `serve` and workers), only those run; these four are never part of the
@@ -17,6 +17,7 @@ import { benchMixed, printMixed } from "./mixed";
 import { benchOffloadQuality, printOffloadQuality } from "./offload-quality";
 import { benchParseQuality, printParseQuality } from "./parse-quality";
 import { benchRecall, printRecall } from "./recall";
+import { benchRecallConversation, printRecallConversation } from "./recall-conversation";
 import { benchRecallQuality, printRecallQuality } from "./recall-quality";
 import { benchStores, printStores } from "./stores";
 import { benchRegistryScale } from "./registry-scale";
@@ -31,6 +32,7 @@ const want = (name: string) => only.length === 0 || only.includes(name);
 if (want("identity")) printIdentity(await benchIdentity());
 if (want("recall")) printRecall(await benchRecall());
 if (want("recall-quality")) printRecallQuality(await benchRecallQuality());
+if (want("recall-conversation")) printRecallConversation(await benchRecallConversation({ sweep: process.env.BENCH_CONVERSATION_SWEEP === "1" }));
 if (want("stores")) printStores(await benchStores());
 if (want("jobs")) printJobs(await benchJobs());
 if (want("fairness")) printFairness(await benchFairness());
