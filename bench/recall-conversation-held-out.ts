@@ -859,7 +859,7 @@ const vanlife: LabelledConversation = {
   questions: [
     q("single", "What does Anouk do for work?", ["anouk-job"]),
     q("single", "Who checked the van's engine before the trip?", ["mechanic"]),
-    q("single", "What is the name of the novel Teodor translated?", ["novel"]),
+    q("single", "What is the name of the novel Teodor translated?", ["novel", "book-out"]),
     q("single", "What did the Mostar garage charge?", ["breakdown-fix"]),
     q("keyword", "Bruma", ["van-name"]),
     q("keyword", "Ksamil", ["route-change"]),

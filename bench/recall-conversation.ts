@@ -26,7 +26,9 @@
  * `--sweep` (or BENCH_CONVERSATION_SWEEP=1) re-fuses the lexical and dense lists (top 50
  * each, from the real path) with weighted RRF over k × dense weight on the DEV half only,
  * prints the grid, and then reports the chosen setting's held-out figure once.
- * BENCH_CONVERSATION_SPLIT=dev runs the dev half alone (what tuning looks at).
+ * BENCH_CONVERSATION_SPLIT=dev runs the dev half alone (what tuning looks at);
+ * BENCH_CONVERSATION_MISSES=dev lists that half's questions whose fused top 5 holds no evidence
+ * (with the evidence and what came first instead).
  * `rankedLists()` returns, per question, the two ranked lists, for other offline fusions.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -114,6 +116,8 @@ export interface RecallConversationBench {
   refusedCheck: { engine_hit5: number; refused_hit5: number } | null;
   sweep: SweepCell[];
   chosen: { k: number; weight: number; dev: ConversationRow; heldOut: ConversationRow | null } | null;
+  /** BENCH_CONVERSATION_MISSES: questions of the named halves whose fused top 5 holds no evidence. */
+  misses: Array<{ half: Half; q: string; category: Category; evidence: string[]; got: string[] }>;
 }
 
 /** The conversation's observations with their stable IDs and the entity each is stored under. */
@@ -284,6 +288,7 @@ export async function benchRecallConversation(opts: { sweep?: boolean } = {}): P
   const when = new Date().toISOString();
   const load = loadavg().map((l) => l.toFixed(2)).join(" ");
   const halves = selectedHalves();
+  const texts = new Map(halves.flatMap(([, cs]) => cs.flatMap((c) => observationsOf(c).map((o) => [o.id, o.text] as const))));
   const { asked, embedder, denseWeight, stored } = await askAll(halves, MODES);
   const rows: ConversationRow[] = [];
   for (const [half] of halves) for (const mode of MODES) rows.push(...rowsOf(half, mode, asked, (x) => x.lists[mode] ?? []));
@@ -303,7 +308,11 @@ export async function benchRecallConversation(opts: { sweep?: boolean } = {}): P
     const held = asked.filter((x) => x.half === "held-out");
     chosen = { k: best!.k, weight: best!.weight, dev: best!.row, heldOut: held.length > 0 ? rowOf("held-out", `re-fused k=${best!.k} w=${best!.weight}`, "all", held, refuse(best!.k, best!.weight)) : null };
   }
-  return { when, load, embedder, shipped: { k: RRF_K, denseWeight }, conversations: stored, rows, refusedCheck, sweep, chosen };
+  const missHalves = (process.env.BENCH_CONVERSATION_MISSES ?? "").split(",").filter(Boolean);
+  const misses = asked
+    .filter((x) => missHalves.includes(x.half) && rankOf((x.lists.fused ?? []).slice(0, 5), x.evidence) === 0)
+    .map((x) => ({ half: x.half, q: x.q, category: x.category, evidence: x.evidence.map((e) => `${e}: ${texts.get(e)}`), got: (x.lists.fused ?? []).slice(0, 3).map((r) => `${r.id}: ${texts.get(r.id)}`) }));
+  return { when, load, embedder, shipped: { k: RRF_K, denseWeight }, conversations: stored, rows, refusedCheck, sweep, chosen, misses };
 }
 
 export function printRecallConversation(r: RecallConversationBench): void {
@@ -330,6 +339,7 @@ export function printRecallConversation(r: RecallConversationBench): void {
       console.log(`held-out at the chosen setting (reported once): n ${h.n}, hit@1 ${h.hit1}, hit@5 ${h.hit5}, hit@10 ${h.hit10}, MRR ${h.mrr}, all@5 ${h.all5}, stale@5 ${h.stale5}`);
     }
   }
+  for (const m of r.misses) console.log(`miss (${m.half}, ${m.category}): ${m.q}\n  evidence: ${m.evidence.join("\n            ")}\n  fused top 3: ${m.got.join("\n               ")}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
