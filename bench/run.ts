@@ -7,7 +7,7 @@
  * the systems of the jobs table). Named on the command line, `npm run bench -- registry-scale`
  * (or `scale-curve`, or `stall`: requests during a first ingest on the embedded default, or `mixed`: the
  * mixed runtime workload against `serve` and workers), only those run; these four are never part of the
- * default set (they take minutes).
+ * default set (they take minutes). BENCH_CONVERSATION_SWEEP=1 adds recall-conversation's RRF sweep (dev half).
  */
 import { benchFairness, printFairness } from "./fairness";
 import { benchIdentity, printIdentity } from "./identity";
