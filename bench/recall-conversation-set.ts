@@ -921,7 +921,7 @@ const runners: LabelledConversation = {
         ["efua-run", "Efua finished her first junior parkrun with Kwame in 13 minutes."],
         ["biscuit-ten", "Biscuit turned ten and has slowed down a lot."],
         ["engaged", "Sofia and Ruth got engaged at Christmas on a walk up Ilkley Moor."],
-        ["band-break", "The Late Fees are taking a break because their singer moved to Bristol."],
+        ["band-break", "The Late Fees are taking a break because their singer moved to Norwich."],
         ["kwame-coach", "Kwame started coaching the beginners' group at Kirkstall Harriers on Tuesday nights."],
         ["sofia-itb", "Sofia has an IT band problem from trail running and now sees Dr. Aileen Moss too."],
         ["snow", "A snowy January forced them to do several runs on the treadmill at the leisure centre."],
