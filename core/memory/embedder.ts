@@ -21,6 +21,7 @@ import { createHash } from "node:crypto";
 import { AppError } from "../errors";
 import type { ProviderGate } from "../provider-limits";
 import { makeIdentity, sameIdentity, type Identity } from "../execution/identity";
+import type { FusionByKind } from "../recall/recall";
 import { stem, tokenize } from "../recall/tokenize";
 
 export interface Embedder {
@@ -29,10 +30,10 @@ export interface Embedder {
   readonly dim: number;
   embed(identity: Identity, texts: string[], signal?: AbortSignal): Promise<number[][]>;
   /**
-   * RRF weight of the dense list against BM25's 1 (core/recall/rrf.ts), measured per embedder
-   * on the labelled recall set (bench/recall-quality.ts); 1 when absent.
+   * How recall fuses this embedder's dense list with BM25, per kind of memory (core/recall/recall.ts),
+   * measured on the labelled recall sets' dev halves (docs/memory.md); DEFAULT_FUSION when absent.
    */
-  readonly denseWeight?: number;
+  readonly fusion?: FusionByKind;
   /** Which embedder serves, for /readyz and the metrics; absent for a single, fixed embedder. */
   status?(): Promise<EmbedderStatus>;
 }
@@ -80,8 +81,8 @@ export class FallbackEmbedder implements Embedder {
     return this.active.dim;
   }
 
-  get denseWeight(): number | undefined {
-    return this.active.denseWeight;
+  get fusion(): FusionByKind | undefined {
+    return this.active.fusion;
   }
 
   private decide(): Promise<void> {

@@ -568,7 +568,7 @@ export class SessionMemoryEngine {
     // Live facts by default; with as_of, what the namespace believed then (entities never leave before a clear).
     const facts = input.asOf === undefined ? s.facts : factsAsOf(s, input.asOf);
     const views = factViews(s, facts).map((f) => ({ fact_id: f.fact_id, subject: f.subject, predicate: f.predicate, object: f.object, ...(f.source !== undefined ? { source: f.source } : {}) }));
-    return { results: rankFacts(views, input.query, sims, limit, input.mode ?? "fused", this.deps.embedder?.denseWeight) };
+    return { results: rankFacts(views, input.query, sims, limit, input.mode ?? "fused", this.deps.embedder?.fusion?.conversation) };
   }
 
   /** The facts with these IDs in the caller's namespace (unknown or foreign IDs: absent). */

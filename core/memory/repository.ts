@@ -341,7 +341,7 @@ export class RepositoryMemory {
       candidates = [...candidates.filter((f) => repoCurrentAt(f, asOf)), ...past.map(versionAsFact)];
     }
     const facts = new Map(candidates.map((f) => [f.fact_id, f]));
-    const ranked = rankFacts([...facts.values()], input.query, sims, limit, input.mode ?? "fused", embedder?.denseWeight);
+    const ranked = rankFacts([...facts.values()], input.query, sims, limit, input.mode ?? "fused", embedder?.fusion?.code);
     // Validity stays out of recall's answer (its shape is the session's); the history read shows it.
     return { results: ranked.map(({ valid_from: _v, observed_at: _o, ...r }: RecallResult & { valid_from?: number; observed_at?: number }) => r) };
   }

@@ -8,16 +8,18 @@
  *
  * Self-contained on purpose (Node built-ins and onnxruntime-node only, erasable TypeScript):
  * Node runs this file as it is from the sources, and the build bundles it as its own entry
- * (dist/onnx-worker.js). Protocol: the first message is {model, threads, dim}; it answers
+ * (dist/onnx-worker.js). Protocol: the first message is {model, threads, dim, pooling}; it answers
  * {ready: true} once the session is loaded (or {error} and exits); then for each
  * {id, batch: token-id rows} it answers {id, vectors} — the attention-masked mean of the last
- * hidden state, L2-normalised, float32 values with tiny ones flushed to 0 — or {id, error}.
+ * hidden state (`pooling: "mean"`) or its first, [CLS], token (`"cls"`), L2-normalised, float32 values with tiny ones flushed to 0 — or {id, error}.
  */
 
 interface Setup {
   model: string;
   threads: number;
   dim: number;
+  /** "mean": the attention-masked mean of the last hidden state; "cls": its first ([CLS]) token. */
+  pooling: "mean" | "cls";
 }
 
 /** An answer to the parent; a parent already gone ends this process (its callback takes the EPIPE). */
@@ -63,7 +65,7 @@ async function main(setup: Setup): Promise<void> {
     const out: number[][] = [];
     for (let r = 0; r < n; r++) {
       const v = new Array<number>(dim).fill(0);
-      const tokens = batch[r]!.length;
+      const tokens = setup.pooling === "cls" ? 1 : batch[r]!.length;
       for (let t = 0; t < tokens; t++) {
         const base = (r * len + t) * dim;
         for (let d = 0; d < dim; d++) v[d]! += data[base + d]!;

@@ -34,6 +34,7 @@ import { fileURLToPath } from "node:url";
 import { AppError } from "../../core/errors";
 import type { Identity } from "../../core/execution/identity";
 import { assertAuthorisedIdentity, type Embedder } from "../../core/memory/embedder";
+import type { FusionByKind } from "../../core/recall/recall";
 
 /** Runs `fn` once and keeps its promise, a failure included (a model that failed to verify or load stays failed). */
 function memo<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -48,6 +49,12 @@ export interface SentenceModelSpec {
   folder: string;
   dim: number;
   maxTokens: number;
+  /** The model's own pooling: the masked mean of the last hidden state, or its [CLS] token. */
+  pooling: "mean" | "cls";
+  /** Put before every text, where the model was trained with one (e5's "query: "). */
+  prefix?: string;
+  /** How recall fuses this model's dense list with BM25, per kind of memory (measured, docs/memory.md). */
+  fusion: FusionByKind;
   sha256: { model: string; tokenizer: string };
 }
 
@@ -57,6 +64,8 @@ export const MINILM_L6_INT8: SentenceModelSpec = {
   folder: "all-minilm-l6-v2-int8",
   dim: 384,
   maxTokens: 128,
+  pooling: "mean",
+  fusion: { code: { k: 5, denseWeight: 2, perNode: 1 }, conversation: { k: 60, denseWeight: 4, perNode: 0 } },
   sha256: {
     model: "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
     tokenizer: "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
@@ -135,7 +144,7 @@ function workerFile(): URL {
  * batches in flight; the next batch forks a new one. The child keeps this process alive only
  * while a batch is in flight, and exits when this process does.
  */
-async function startInference(setup: { model: string; threads: number; dim: number }): Promise<(batch: number[][]) => Promise<number[][]>> {
+async function startInference(setup: { model: string; threads: number; dim: number; pooling: "mean" | "cls" }): Promise<(batch: number[][]) => Promise<number[][]>> {
   const { fork } = await import("node:child_process");
   const file = fileURLToPath(workerFile());
   let pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
@@ -191,12 +200,8 @@ export class SentenceModelEmbedder implements Embedder {
   readonly model: string;
   readonly dim: number;
   readonly dir: string;
-  /**
-   * RRF weight of this model's dense list against BM25's 1, from the dev-half sweep of
-   * bench/recall-quality.ts (0.5…4: dev hit@5 0.537 at 0.5, 0.582 at 1, 0.593 at 3, 0.588 at 4 with
-   * the best MRR); held out, fused at 4 is above dense and BM25 at hit@5 (docs/memory.md).
-   */
-  readonly denseWeight = 4;
+  /** How recall fuses this model's dense list with BM25: the model's own, measured (docs/memory.md). */
+  readonly fusion: FusionByKind;
   /** The last inference, so batches run one at a time in this process. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Recent single-text (query) embeddings, least recently used first: key → vector and when it was computed. */
@@ -208,6 +213,7 @@ export class SentenceModelEmbedder implements Embedder {
   ) {
     this.model = spec.id;
     this.dim = spec.dim;
+    this.fusion = spec.fusion;
     this.dir = modelDir(spec, opts.dir);
     this.threads = opts.threads ?? 1;
   }
@@ -231,7 +237,7 @@ export class SentenceModelEmbedder implements Embedder {
   readonly load = memo(async (): Promise<Loaded> => {
     await this.verify();
     const [infer, { Tokenizer }, tokenizerJson] = await Promise.all([
-      startInference({ model: path.join(this.dir, "model.onnx"), threads: this.threads, dim: this.dim }),
+      startInference({ model: path.join(this.dir, "model.onnx"), threads: this.threads, dim: this.dim, pooling: this.spec.pooling }),
       import("@huggingface/tokenizers"),
       readFile(path.join(this.dir, "tokenizer.json"), "utf8").then((t) => JSON.parse(t) as Record<string, unknown>),
     ]);
@@ -273,7 +279,8 @@ export class SentenceModelEmbedder implements Embedder {
 
   private async embedMany(texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const m = await this.load();
-    const encoded = texts.map((t) => m.encode(humanise(t) || t));
+    const prefix = this.spec.prefix ?? "";
+    const encoded = texts.map((t) => m.encode(prefix + (humanise(t) || t)));
     // Similar lengths share a batch, so padding stays small.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
     const out = new Array<number[]>(texts.length);

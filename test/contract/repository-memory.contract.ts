@@ -228,6 +228,28 @@ export function repositoryMemoryContract(h: () => RepositoryMemoryStore): void {
     const none = await mem.recall(identityOf(a), rid("repo"), { query: "invoices", limit: 10 });
     expect(none.results).toEqual([]);
   });
+  it("durable recall gives one node one of the first places while other nodes match: a file's members do not crowd them out", async () => {
+    const clock = new ManualClock(now);
+    const embedder = modelEmbedder();
+    const mem = new RepositoryMemory({ repo: store(), clock, embedder });
+    const a = owner();
+    const members = ["verifyToken", "verifyTokenExpiry", "verifyTokenIssuer", "verifyTokenAudience", "verifyTokenSignature", "verifyTokenScope"];
+    await mem.upsertTriples(identityOf(a), a.ns, {
+      triples: [
+        ...members.map((m) => ({ subject: "auth/tokens.ts", subject_type: "file", predicate: "contains", object: `auth/tokens.ts#${m}`, object_type: "function" })),
+        { subject: "api/session.ts#requireSession", subject_type: "function", predicate: "documented_as", object: "Rejects a request whose session token fails verification", object_type: "code.doc" },
+        { subject: "api/keys.ts#checkKey", subject_type: "function", predicate: "documented_as", object: "Verifies a presented API token against its stored hash", object_type: "code.doc" },
+      ],
+    });
+    const r = await mem.recall(identityOf(a), a.ns, { query: "where is a token verified", limit: 5 });
+    const top = r.results.slice(0, 3);
+    // At most one `contains` fact of the file among the first three; the other matching facts are there.
+    expect(top.filter((x) => x.subject.name === "auth/tokens.ts").length).toBeLessThanOrEqual(1);
+    expect(r.results.map((x) => x.subject.name)).toEqual(expect.arrayContaining(["api/session.ts#requireSession", "api/keys.ts#checkKey"]));
+    // Nothing is dropped: the file's other members follow.
+    const all = await mem.recall(identityOf(a), a.ns, { query: "where is a token verified", limit: 20 });
+    expect(all.results.filter((x) => x.predicate === "contains").length).toBe(members.length);
+  });
   it("promotion copies lineage: the durable copy names the session fact, since when it was current and what it replaced", async () => {
     const clock = new ManualClock(now);
     const o = owner();
