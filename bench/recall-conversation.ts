@@ -41,22 +41,21 @@ import { SessionMemoryEngine, type MemoryScope } from "../core/memory/engine";
 import { classify } from "../core/memory/extract/classify";
 import { STATEMENT_TYPE } from "../core/memory/extract/plan";
 import { PREDICATE_PATTERN } from "../core/memory/snapshot";
-import { rrf, RRF_K } from "../core/recall/rrf";
+import { DEFAULT_FUSION, diversify, fuseRankings, type Fusion } from "../core/recall/recall";
 import { migrateToLatest, openDatabase } from "../db/database";
 import { PostgresSessionStore } from "../db/graph/postgres/session-store";
 import { LocalVectorIndex } from "../db/vector/local";
 import { PostgresVectorRows } from "../db/vector/local-postgres";
 import { buildEmbedder } from "../main/memory";
 import { scopeFor } from "./full-namespace";
-import { score, type QualityRow } from "./recall-quality";
+import { candidateEmbedders } from "./candidate-models";
+import { lexicographicallyAbove, score, SWEEP, type QualityRow } from "./recall-quality";
 import { CATEGORIES, DEV_CONVERSATIONS, type Category, type LabelledConversation } from "./recall-conversation-set";
 import { HELD_OUT_CONVERSATIONS } from "./recall-conversation-held-out";
 
 export type Half = "dev" | "held-out";
 export type Mode = "fused" | "lexical" | "dense";
 const MODES: readonly Mode[] = ["fused", "lexical", "dense"];
-const SWEEP_K = [10, 20, 30, 60, 100];
-const SWEEP_WEIGHTS = [0.5, 1, 1.5, 2, 3, 4, 6];
 const DAY = 86_400_000;
 const t0 = performance.now();
 const note = (msg: string) => process.stderr.write(`[recall-conversation ${((performance.now() - t0) / 1000).toFixed(0)}s] ${msg}\n`);
@@ -76,6 +75,8 @@ export interface RankedItem {
   /** Observation ID. */
   id: string;
   score: number;
+  /** The fact's subject and object entity IDs (what the per-node cap counts). */
+  nodes: string[];
 }
 
 /** One question with its labels and, per mode asked, the engine's ranked observations (best first, ≤ 50). */
@@ -101,6 +102,8 @@ export interface ConversationRow extends Omit<QualityRow, "embedder" | "ranking"
 export interface SweepCell {
   k: number;
   weight: number;
+  per_node: number;
+  dev_hit1: number;
   dev_hit5: number;
   dev_mrr: number;
 }
@@ -109,13 +112,13 @@ export interface RecallConversationBench {
   when: string;
   load: string;
   embedder: string;
-  shipped: { k: number; denseWeight: number };
+  shipped: Fusion;
   conversations: Array<{ half: Half; id: string; kind: string; observations: number; questions: number }>;
   rows: ConversationRow[];
   /** Offline re-fusion at the shipped setting vs the engine's own fused ranking (dev hit@5): a check that the sweep models the engine. */
   refusedCheck: { engine_hit5: number; refused_hit5: number } | null;
   sweep: SweepCell[];
-  chosen: { k: number; weight: number; dev: ConversationRow; heldOut: ConversationRow | null } | null;
+  chosen: (Fusion & { dev: ConversationRow; heldOut: ConversationRow | null }) | null;
   /** BENCH_CONVERSATION_MISSES: questions of the named halves whose fused top 5 holds no evidence. */
   misses: Array<{ half: Half; q: string; category: Category; evidence: string[]; got: string[] }>;
 }
@@ -184,10 +187,14 @@ function selectedHalves(): Array<[Half, LabelledConversation[]]> {
  * Stores every conversation of `halves` in its own thread's memory and asks every question in each
  * of `modes` (limit 50) through the engine: the ranked observations per question and mode.
  */
-async function askAll(halves: Array<[Half, LabelledConversation[]]>, modes: readonly Mode[]): Promise<{ asked: AskedQuestion[]; embedder: string; denseWeight: number; stored: RecallConversationBench["conversations"] }> {
+async function askAll(halves: Array<[Half, LabelledConversation[]]>, modes: readonly Mode[]): Promise<{ asked: AskedQuestion[]; embedder: string; fusion: Fusion; stored: RecallConversationBench["conversations"] }> {
   const clock = new ManualClock(Date.UTC(2026, 11, 5));
   const config = loadConfig({ ...process.env, EMBEDDER: process.env.EMBEDDER ?? "local" });
-  const embedder = buildEmbedder(config);
+  // BENCH_CONVERSATION_EMBEDDER=bge…: a candidate model instead (bench/candidate-models.ts).
+  const candidate = process.env.BENCH_CONVERSATION_EMBEDDER;
+  const questions = halves.flatMap(([, cs]) => cs.flatMap((c) => c.questions.map((x) => x.q)));
+  const embedder = candidate ? candidateEmbedders(questions)[candidate]?.[1] : buildEmbedder(config);
+  if (!embedder) throw new Error(`no candidate model ${candidate} (set BENCH_CANDIDATES_DIR: bench/fetch-candidate-models.sh)`);
   const dataDir = await mkdtemp(path.join(tmpdir(), "cs-bench-conv-"));
   const lite = await openDatabase({ dataDir });
   const asked: AskedQuestion[] = [];
@@ -218,14 +225,14 @@ async function askAll(halves: Array<[Half, LabelledConversation[]]>, modes: read
           const lists: AskedQuestion["lists"] = {};
           for (const mode of modes) {
             const r = await engine.recall(scope, { query: x.q, limit: MAX_RECALL_LIMIT, mode });
-            lists[mode] = r.results.map((f) => ({ id: byFact.get(f.fact_id) ?? f.fact_id, score: f.score }));
+            lists[mode] = r.results.map((f) => ({ id: byFact.get(f.fact_id) ?? f.fact_id, score: f.score, nodes: [f.subject.id, f.object.id] }));
           }
           const ids = (keys: string[] | undefined) => (keys ?? []).map((k) => `${c.id}.${k}`);
           asked.push({ half, conversation: c.id, kind: c.kind, q: x.q, category: x.category, evidence: ids(x.evidence), replaces: ids(x.replaces), lists });
         }
       }
     }
-    return { asked, embedder: embedder.model, denseWeight: embedder.denseWeight ?? 1, stored };
+    return { asked, embedder: embedder.model, fusion: embedder.fusion?.conversation ?? DEFAULT_FUSION, stored };
   } finally {
     await lite.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -281,44 +288,50 @@ function rowsOf(half: Half, mode: string, qs: AskedQuestion[], listOf: (x: Asked
   ];
 }
 
-const refuse = (k: number, w: number) => (x: AskedQuestion) =>
-  rrf([x.lists.lexical ?? [], x.lists.dense ?? []], { k, limit: MAX_RECALL_LIMIT, weights: [1, w] }).map((r) => ({ id: r.id, score: r.score }));
+/** The served fusion (weighted RRF, then the per-node cap) of a question's two real-path lists. */
+const refuse = (f: Fusion) => (x: AskedQuestion) => {
+  const nodes = new Map([...(x.lists.lexical ?? []), ...(x.lists.dense ?? [])].map((r) => [r.id, r.nodes]));
+  return diversify(fuseRankings(x.lists.lexical ?? [], x.lists.dense ?? [], MAX_RECALL_LIMIT, f), (id) => nodes.get(id) ?? [], f.perNode).map((r) => ({ ...r, nodes: nodes.get(r.id) ?? [] }));
+};
 
 export async function benchRecallConversation(opts: { sweep?: boolean } = {}): Promise<RecallConversationBench> {
   const when = new Date().toISOString();
   const load = loadavg().map((l) => l.toFixed(2)).join(" ");
   const halves = selectedHalves();
   const texts = new Map(halves.flatMap(([, cs]) => cs.flatMap((c) => observationsOf(c).map((o) => [o.id, o.text] as const))));
-  const { asked, embedder, denseWeight, stored } = await askAll(halves, MODES);
+  const { asked, embedder, fusion, stored } = await askAll(halves, MODES);
   const rows: ConversationRow[] = [];
   for (const [half] of halves) for (const mode of MODES) rows.push(...rowsOf(half, mode, asked, (x) => x.lists[mode] ?? []));
   const dev = asked.filter((x) => x.half === "dev");
-  const refusedCheck = dev.length > 0 ? { engine_hit5: rowOf("dev", "fused", "all", dev, (x) => x.lists.fused ?? []).hit5, refused_hit5: rowOf("dev", "re-fused", "all", dev, refuse(RRF_K, denseWeight)).hit5 } : null;
+  const refusedCheck = dev.length > 0 ? { engine_hit5: rowOf("dev", "fused", "all", dev, (x) => x.lists.fused ?? []).hit5, refused_hit5: rowOf("dev", "re-fused", "all", dev, refuse(fusion)).hit5 } : null;
   const sweep: SweepCell[] = [];
   let chosen: RecallConversationBench["chosen"] = null;
   if (opts.sweep && dev.length > 0) {
-    let best: { k: number; weight: number; row: ConversationRow } | null = null;
-    for (const k of SWEEP_K) {
-      for (const weight of SWEEP_WEIGHTS) {
-        const row = rowOf("dev", `re-fused k=${k} w=${weight}`, "all", dev, refuse(k, weight));
-        sweep.push({ k, weight, dev_hit5: row.hit5, dev_mrr: row.mrr });
-        if (!best || row.hit5 > best.row.hit5 || (row.hit5 === best.row.hit5 && row.mrr > best.row.mrr)) best = { k, weight, row };
-      }
-    }
+    // Chosen on dev hit@5, then hit@1, then MRR (as bench/recall-quality.ts chooses).
+    let best: { f: Fusion; row: ConversationRow } | null = null;
+    for (const k of SWEEP.k)
+      for (const denseWeight of SWEEP.denseWeight)
+        for (const perNode of SWEEP.perNode) {
+          const f = { k, denseWeight, perNode };
+          const row = rowOf("dev", `re-fused k=${k} w=${denseWeight} cap=${perNode}`, "all", dev, refuse(f));
+          sweep.push({ k, weight: denseWeight, per_node: perNode, dev_hit1: row.hit1, dev_hit5: row.hit5, dev_mrr: row.mrr });
+          if (!best || lexicographicallyAbove([row.hit5, row.hit1, row.mrr], [best.row.hit5, best.row.hit1, best.row.mrr])) best = { f, row };
+        }
     const held = asked.filter((x) => x.half === "held-out");
-    chosen = { k: best!.k, weight: best!.weight, dev: best!.row, heldOut: held.length > 0 ? rowOf("held-out", `re-fused k=${best!.k} w=${best!.weight}`, "all", held, refuse(best!.k, best!.weight)) : null };
+    const b = best!;
+    chosen = { ...b.f, dev: b.row, heldOut: held.length > 0 ? rowOf("held-out", `re-fused k=${b.f.k} w=${b.f.denseWeight} cap=${b.f.perNode}`, "all", held, refuse(b.f)) : null };
   }
   const missHalves = (process.env.BENCH_CONVERSATION_MISSES ?? "").split(",").filter(Boolean);
   const misses = asked
     .filter((x) => missHalves.includes(x.half) && rankOf((x.lists.fused ?? []).slice(0, 5), x.evidence) === 0)
     .map((x) => ({ half: x.half, q: x.q, category: x.category, evidence: x.evidence.map((e) => `${e}: ${texts.get(e)}`), got: (x.lists.fused ?? []).slice(0, 3).map((r) => `${r.id}: ${texts.get(r.id)}`) }));
-  return { when, load, embedder, shipped: { k: RRF_K, denseWeight }, conversations: stored, rows, refusedCheck, sweep, chosen, misses };
+  return { when, load, embedder, shipped: fusion, conversations: stored, rows, refusedCheck, sweep, chosen, misses };
 }
 
 export function printRecallConversation(r: RecallConversationBench): void {
   const n = (h: Half) => r.conversations.filter((c) => c.half === h);
   const sum = (cs: typeof r.conversations, f: (c: (typeof r.conversations)[number]) => number) => cs.reduce((s, c) => s + f(c), 0);
-  console.log(`\n== conversational-memory recall (${r.when}, load average ${r.load}); embedder ${r.embedder}; engine fusion: RRF k=${r.shipped.k}, dense weight ${r.shipped.denseWeight}; limit ${MAX_RECALL_LIMIT}`);
+  console.log(`\n== conversational-memory recall (${r.when}, load average ${r.load}); embedder ${r.embedder}; engine fusion: RRF k=${r.shipped.k}, dense weight ${r.shipped.denseWeight}, per-node cap ${r.shipped.perNode}; limit ${MAX_RECALL_LIMIT}`);
   for (const h of ["dev", "held-out"] as const) {
     const cs = n(h);
     if (cs.length === 0) continue;
@@ -327,13 +340,13 @@ export function printRecallConversation(r: RecallConversationBench): void {
   }
   if (r.refusedCheck) console.log(`offline re-fusion at the engine's setting vs the engine's fused ranking, dev hit@5: ${r.refusedCheck.refused_hit5} vs ${r.refusedCheck.engine_hit5}`);
   if (r.sweep.length > 0) {
-    console.log("== RRF sweep on the DEV half (re-fused lexical + dense top 50): hit@5 / MRR; rows k, columns dense weight");
+    console.log("== fusion sweep on the DEV half (re-fused lexical + dense top 50): hit@5 / MRR; rows k and per-node cap, columns dense weight");
     const grid: Record<string, Record<string, string>> = {};
-    for (const c of r.sweep) (grid[`k=${c.k}`] ??= {})[`w=${c.weight}`] = `${c.dev_hit5.toFixed(3)} / ${c.dev_mrr.toFixed(3)}`;
+    for (const c of r.sweep) (grid[`k=${c.k} cap=${c.per_node}`] ??= {})[`w=${c.weight}`] = `${c.dev_hit5.toFixed(3)} / ${c.dev_mrr.toFixed(3)}`;
     console.table(grid);
   }
   if (r.chosen) {
-    console.log(`chosen on dev: k=${r.chosen.k}, dense weight ${r.chosen.weight} (dev hit@5 ${r.chosen.dev.hit5}, MRR ${r.chosen.dev.mrr})`);
+    console.log(`chosen on dev: k=${r.chosen.k}, dense weight ${r.chosen.denseWeight}, per-node cap ${r.chosen.perNode} (dev hit@1 ${r.chosen.dev.hit1}, hit@5 ${r.chosen.dev.hit5}, MRR ${r.chosen.dev.mrr})`);
     if (r.chosen.heldOut) {
       const h = r.chosen.heldOut;
       console.log(`held-out at the chosen setting (reported once): n ${h.n}, hit@1 ${h.hit1}, hit@5 ${h.hit5}, hit@10 ${h.hit10}, MRR ${h.mrr}, all@5 ${h.all5}, stale@5 ${h.stale5}`);

@@ -36,17 +36,17 @@ import { walkSnapshot } from "../core/ingest/walk";
 import { LocalHashEmbedder, type Embedder } from "../core/memory/embedder";
 import { RepositoryMemory } from "../core/memory/repository";
 import { SentenceModelEmbedder } from "../db/embedding/sentence-model";
+import { candidateEmbedders } from "./candidate-models";
 import { InMemoryRepositoryStore } from "../db/graph/memory/repository-store";
 import { PostgresRepositoryStore } from "../db/graph/postgres/repository-store";
 import { migrateToLatest, openDatabase } from "../db/database";
 import type { RepositoryMemoryStore } from "../core/memory/repository-store";
 import { MAX_RECALL_LIMIT } from "../core/limits";
-import { rrf } from "../core/recall/rrf";
+import { DEFAULT_FUSION, diversify, fuseRankings, type Fusion } from "../core/recall/recall";
 import { QUESTIONS } from "./recall-quality-set";
 
 const REPO = "bench-recall-quality";
 const ROOT = path.resolve(import.meta.dirname, "..");
-const WEIGHTS = [0.5, 1, 1.5, 2, 3, 4];
 const t0 = performance.now();
 const note = (msg: string) => process.stderr.write(`[recall-quality ${((performance.now() - t0) / 1000).toFixed(0)}s] ${msg}\n`);
 
@@ -68,8 +68,8 @@ export interface RecallQualityBench {
   questions: number;
   unlabelled: string[];
   rows: QualityRow[];
-  sweep: Array<{ embedder: string; weight: number; dev_hit5: number; dev_mrr: number }>;
-  chosen: Record<string, number>;
+  sweep: Array<{ embedder: string; k: number; weight: number; per_node: number; dev_hit1: number; dev_hit5: number; dev_mrr: number }>;
+  chosen: Record<string, Fusion & { held_out: Omit<QualityRow, "embedder" | "ranking" | "split"> }>;
 }
 
 /** The rank (1-based) of the first fact touching an expected node, or 0. */
@@ -86,14 +86,14 @@ export function score(ranks: number[]): Omit<QualityRow, "embedder" | "ranking" 
 }
 
 /**
- * The embedder with a fixed fusion weight (the sweep's candidates), remembering query vectors so the
- * sweep does not embed each question once per weight (every recall still embeds its query once).
+ * The embedder with fixed fusion settings (the sweep's candidates), remembering query vectors so the
+ * sweep does not embed each question once per setting (every recall still embeds its query once).
  */
-function weighted(e: Embedder, w: number, memo: Map<string, number[]>): Embedder {
+function withFusion(e: Embedder, fusion: Fusion, memo: Map<string, number[]>): Embedder {
   return {
     model: e.model,
     dim: e.dim,
-    denseWeight: w,
+    fusion: { code: fusion, conversation: fusion },
     embed: async (identity, texts, signal) => {
       const todo = texts.filter((t) => !memo.has(t));
       if (todo.length > 0) (await e.embed(identity, todo, signal)).forEach((v, i) => memo.set(todo[i]!, v));
@@ -101,6 +101,33 @@ function weighted(e: Embedder, w: number, memo: Map<string, number[]>): Embedder
     },
   };
 }
+
+/** One question's real-path list: fact IDs best first, with their scores, endpoints and whether they answer. */
+export type ListedFact = { id: string; score: number; nodes: [string, string]; names: [string, string]; hit: boolean };
+
+/** The 1-based rank of the first answering fact among the first 10 of lexical ⊕ dense fused with `fusion`, or 0. */
+export function refusedRank(lexical: ListedFact[], dense: ListedFact[], fusion: Fusion, testFactor = 1): number {
+  const byId = new Map([...lexical, ...dense].map((f) => [f.id, f]));
+  const isTest = (n: string) => /(^|\/)(test|tests|__tests__|spec)\//.test(n) || /\.(test|spec)\.[a-z]+($|#)/.test(n);
+  const fusedList = fuseRankings(lexical, dense, 50, fusion).map((r) => (byId.get(r.id)?.names.every(isTest) ? { ...r, score: r.score * testFactor } : r));
+  fusedList.sort((a, b) => b.score - a.score);
+  const merged = diversify(fusedList, (id) => byId.get(id)?.nodes ?? [], fusion.perNode).slice(0, 10);
+  const i = merged.findIndex((r) => byId.get(r.id)?.hit);
+  return i < 0 ? 0 : i + 1;
+}
+
+/** a > b comparing element by element (the first that differs decides). */
+export function lexicographicallyAbove(a: number[], b: number[]): boolean {
+  const i = a.findIndex((v, j) => v !== (b[j] ?? -Infinity));
+  return i >= 0 && a[i]! > (b[i] ?? -Infinity);
+}
+
+/** The dev sweep's grid: RRF constant × dense weight × per-node cap. */
+export const SWEEP = {
+  k: [5, 10, 20, 30, 60],
+  denseWeight: [0.5, 1, 1.5, 2, 3, 4, 6],
+  perNode: [0, 1, 2, 3],
+};
 
 export async function benchRecallQuality(): Promise<RecallQualityBench> {
   const clock = new ManualClock(Date.UTC(2026, 11, 3));
@@ -121,10 +148,11 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
     for (let i = 0; i < triples.length; i += 500) await store.upsertFacts(REPO, triples.slice(i, i + 500), { session_id: null }, Date.now());
     const rows: QualityRow[] = [];
     const sweep: RecallQualityBench["sweep"] = [];
-    const chosen: Record<string, number> = {};
+    const chosen: RecallQualityBench["chosen"] = {};
     const all: Record<string, [string, Embedder]> = {
       hashing: ["hashing (local-hash-v3-256)", new LocalHashEmbedder(256)],
       model: ["model (MiniLM-L6 int8)", new SentenceModelEmbedder()],
+      ...candidateEmbedders(QUESTIONS.map(([q]) => q)),
     };
     // RQ_EMBEDDERS=model,hashing: which embedders, in which order.
     const embedders = (process.env.RQ_EMBEDDERS ?? "hashing,model").split(",").map((k) => all[k.trim()]!);
@@ -132,8 +160,8 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
       // Embed every node for this model, as the embedding job does (a model change re-embeds everything).
       const memory = new RepositoryMemory({ repo: store, clock, embedder });
       const memo = new Map<string, number[]>();
-      const shipped = embedder.denseWeight ?? 1;
-      const recaller = (w: number) => new RepositoryMemory({ repo: store, clock, embedder: weighted(embedder, w, memo) });
+      const shipped = embedder.fusion?.code ?? DEFAULT_FUSION;
+      const recaller = (f: Fusion) => new RepositoryMemory({ repo: store, clock, embedder: withFusion(embedder, f, memo) });
       note(`${label}: embedding ${names.size} nodes`);
       for (;;) {
         const e = await memory.embedMissing(identity, REPO, 256, 4);
@@ -143,11 +171,11 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
       /** Real-path recall of every question in one mode: the rank of the first answer, and the ranked fact IDs. */
       const run = async (mode: "lexical" | "dense" | "fused", m: RepositoryMemory, limit: number) => {
         const ranks: number[] = [];
-        const lists: Array<Array<{ id: string; hit: boolean }>> = [];
+        const lists: ListedFact[][] = [];
         for (const x of usable) {
           const results = (await m.recall(identity, REPO, { query: x.q, limit, mode })).results;
           ranks.push(firstHit(results.slice(0, 10), x.expected));
-          lists.push(results.map((r) => ({ id: r.fact_id, hit: x.expected.has(r.subject.name) || x.expected.has(r.object.name) })));
+          lists.push(results.map((r) => ({ id: r.fact_id, score: r.score, nodes: [r.subject.id, r.object.id], names: [r.subject.name, r.object.name], hit: x.expected.has(r.subject.name) || x.expected.has(r.object.name) })));
         }
         return { ranks, lists };
       };
@@ -159,21 +187,25 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
       const dense = await run("dense", recaller(shipped), MAX_RECALL_LIMIT);
       note(`${label}: fused`);
       const fused = await run("fused", recaller(shipped), 10);
-      // The sweep re-fuses the two real-path lists (top 50 each) with rrf() at each weight: the
-      // served fusion minus BM25's IDF over the union of candidates (too slow to re-run per weight here).
-      let best = { w: shipped, hit5: -1, mrr: -1 };
-      for (const w of WEIGHTS) {
-        const ranks = usable.map((_, j) => {
-          const hits = new Set([...lexical.lists[j]!, ...dense.lists[j]!].filter((f) => f.hit).map((f) => f.id));
-          const merged = rrf([lexical.lists[j]!, dense.lists[j]!], { limit: 10, weights: [1, w] });
-          const i = merged.findIndex((r) => hits.has(r.id));
-          return i < 0 ? 0 : i + 1;
-        });
-        const s = score(dev(ranks));
-        sweep.push({ embedder: label, weight: w, dev_hit5: s.hit5, dev_mrr: s.mrr });
-        if (s.hit5 > best.hit5 || (s.hit5 === best.hit5 && s.mrr > best.mrr)) best = { w, hit5: s.hit5, mrr: s.mrr };
+      // RQ_DEV_MISSES=N: the first N dev questions whose first fused fact does not answer, with the top 3.
+      for (const x of usable.filter((u, j) => u.i % 2 === 0 && fused.ranks[j] !== 1).slice(0, Number(process.env.RQ_DEV_MISSES ?? 0))) {
+        const top = (await recaller(shipped).recall(identity, REPO, { query: x.q, limit: 3 })).results;
+        console.error(`MISS ${x.q}  → ${[...x.expected].join(", ")}\n  ${top.map((r) => `${r.subject.name} ${r.predicate} ${r.object.name.slice(0, 80)}`).join("\n  ")}`);
       }
-      chosen[label] = best.w;
+      // The sweep re-fuses the two real-path lists (top 50 each) with the served fusion at each
+      // setting: the served fusion minus BM25's IDF over the union of candidates (too slow to re-run
+      // per setting here). Chosen on dev hit@5, then hit@1, then MRR.
+      let best: { f: Fusion; key: number[] } = { f: shipped, key: [-1] };
+      for (const k of SWEEP.k)
+        for (const w of SWEEP.denseWeight)
+          for (const perNode of SWEEP.perNode) {
+            const f = { k, denseWeight: w, perNode };
+            const s = score(dev(usable.map((_, j) => refusedRank(lexical.lists[j]!, dense.lists[j]!, f))));
+            sweep.push({ embedder: label, k, weight: w, per_node: perNode, dev_hit1: s.hit1, dev_hit5: s.hit5, dev_mrr: s.mrr });
+            const key = [s.hit5, s.hit1, s.mrr];
+            if (lexicographicallyAbove(key, best.key)) best = { f, key };
+          }
+      chosen[label] = { ...best.f, held_out: score(held(usable.map((_, j) => refusedRank(lexical.lists[j]!, dense.lists[j]!, best.f)))) };
       for (const [split, pick] of [
         ["all", (r: number[]) => r],
         ["dev", dev],
@@ -181,7 +213,7 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
       ] as const) {
         rows.push({ embedder: label, ranking: "BM25", split, ...score(pick(lexical.ranks)) });
         rows.push({ embedder: label, ranking: "dense", split, ...score(pick(dense.ranks)) });
-        rows.push({ embedder: label, ranking: `fused (dense weight ${shipped})`, split, ...score(pick(fused.ranks)) });
+        rows.push({ embedder: label, ranking: `fused (k ${shipped.k}, weight ${shipped.denseWeight}, per node ${shipped.perNode})`, split, ...score(pick(fused.ranks)) });
       }
       // Each embedder's rows as soon as they are known (a long run on a slow store reports as it goes).
       note(`${label}: done`);
@@ -204,8 +236,9 @@ export function printRecallQuality(r: RecallQualityBench): void {
     const best = Math.max(of("BM25"), of("dense"));
     console.log(`held-out hit@5, ${e}: BM25 ${of("BM25")}, dense ${of("dense")}, fused ${of("fused")} — ${of("fused") >= best ? "fused ≥ the better part" : "FUSED BELOW THE BETTER PART"}`);
   }
-  console.log("== dense RRF weight sweep (dev half); best per embedder:", r.chosen);
-  console.table(r.sweep);
+  console.log("== fusion sweep (dev half: RRF k × dense weight × per-node cap); best per embedder, with its held-out figures (re-fused):");
+  console.table(Object.entries(r.chosen).map(([embedder, c]) => ({ embedder, k: c.k, weight: c.denseWeight, per_node: c.perNode, ...c.held_out })));
+  if (process.env.RQ_SWEEP_ALL) console.table(r.sweep);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
