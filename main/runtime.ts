@@ -60,34 +60,25 @@ export async function startPlatform(
 ): Promise<Platform> {
   const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
   const clock = opts.clock ?? systemClock;
-  // The process's port first (api/listen.ts): one it cannot bind stops it here, before a store
-  // opens (a second server on the same embedded data directory never touches it), a pool starts
-  // or server.json is written. Requests wait for the app until start-up is done.
-  const ports: BoundPort[] = [];
-  const bind = async (port: number, variable: string) => {
-    const bound = await bindPort({ host: config.HOST, port, variable }).catch(async (err: unknown) => {
-      await Promise.all(ports.map((p) => p.close()));
-      throw err;
-    });
-    ports.push(bound);
-    return bound;
-  };
-  const apiPort = opts.serve ? await bind(config.PORT, "PORT") : undefined;
-  const metricsPort = !opts.serve && opts.pools.length > 0 ? await bind(config.METRICS_PORT, "METRICS_PORT") : undefined;
+  // The process's port first (api/listen.ts) — the API's PORT, or a worker's METRICS_PORT: one it
+  // cannot bind stops it here, before a store opens (a second server on the same embedded data
+  // directory never touches it), a pool starts or server.json is written. Requests wait for the
+  // app until start-up is done.
+  const port = opts.serve
+    ? await bindPort({ host: config.HOST, port: config.PORT, variable: "PORT" })
+    : opts.pools.length > 0
+      ? await bindPort({ host: config.HOST, port: config.METRICS_PORT, variable: "METRICS_PORT" })
+      : undefined;
   try {
-    return await startOn(config, { ...opts, logger, clock }, { api: apiPort, metrics: metricsPort });
+    return await startOn(config, { ...opts, logger, clock }, port);
   } catch (err) {
-    await Promise.all(ports.map((p) => p.close()));
+    await port?.close();
     throw err;
   }
 }
 
-/** The rest of start-up, on the ports already bound. */
-async function startOn(
-  config: Config,
-  opts: { serve: boolean; pools: string[]; logger: Logger; clock: Clock },
-  ports: { api: BoundPort | undefined; metrics: BoundPort | undefined },
-): Promise<Platform> {
+/** The rest of start-up, on the port already bound (the API's, or a worker's metrics server's). */
+async function startOn(config: Config, opts: { serve: boolean; pools: string[]; logger: Logger; clock: Clock }, port: BoundPort | undefined): Promise<Platform> {
   const { logger, clock } = opts;
   const database = await openStores(config, logger);
   const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
@@ -186,14 +177,14 @@ async function startOn(
     webhooks = new WebhookSender({ db: database.db, clock, logger });
     webhooks.start();
   }
-  if (ports.metrics) {
-    platform.metrics = startMetricsServer(ctx, ports.metrics);
+  if (port && !opts.serve) {
+    platform.metrics = startMetricsServer(ctx, port);
     logger.info({ url: platform.metrics.url, serves: "metrics" }, "listening");
   }
-  if (ports.api) {
-    ports.api.serve(createApp(ctx));
-    platform.server = ports.api.server;
-    platform.url = ports.api.url;
+  if (port && opts.serve) {
+    port.serve(createApp(ctx));
+    platform.server = port.server;
+    platform.url = port.url;
     // On the embedded database, the CLI's admin commands come through this server (main/local-server.ts).
     if (!config.DATABASE_URL) {
       const announced = announceLocalServer(config.CODESYNAPSE_DATA_DIR, platform.url);
