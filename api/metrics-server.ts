@@ -3,12 +3,13 @@
  * (the same route as the API's, METRICS_TOKEN included), `/healthz` and
  * `/readyz` (the same checks of this process's dependencies) on HOST and
  * METRICS_PORT (default 9464), so each pool's counters can be scraped and its
- * container probed. Requests are logged and measured like the API's.
+ * container probed. Requests are logged and measured like the API's. The port
+ * is bound first (api/listen.ts), before the pools start.
  */
-import type { Server } from "node:http";
 import express from "express";
 import { AppError } from "../core/errors";
 import type { AppContext } from "./context";
+import type { BoundPort } from "./listen";
 import { errorMiddleware } from "./http";
 import { httpMetrics } from "./http-metrics";
 import { requestLog } from "./request-log";
@@ -21,7 +22,8 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(ctx: AppContext, opts: { host: string; port: number }): Promise<MetricsServer> {
+/** Serves the routes on a port already bound (api/listen.ts: METRICS_PORT is bound before the pools start). */
+export function startMetricsServer(ctx: AppContext, port: BoundPort): MetricsServer {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -32,18 +34,6 @@ export async function startMetricsServer(ctx: AppContext, opts: { host: string; 
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
   app.use(errorMiddleware(ctx.logger));
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, opts.host, () => resolve(s));
-    s.once("error", reject);
-  });
-  const addr = server.address();
-  const url = `http://${opts.host}:${typeof addr === "object" && addr ? addr.port : opts.port}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  port.serve(app);
+  return { url: port.url, close: () => port.close() };
 }

@@ -11,9 +11,13 @@
 // server commands. Off, nothing of OpenTelemetry's SDK is loaded. On, import-in-the-middle's
 // loader hook is registered before the application is imported, so the ESM imports of express,
 // pg and ioredis reach the instrumentations (require-in-the-middle alone misses them).
+//
+// The Node check is the only static import: everything else, node:module's `register` included
+// (Node 20.6+), is imported after it, so an unsupported Node gets its one line and nothing else.
 import "./supported-node.js";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { register as registerLoader } from "node:module";
+
+const { existsSync, readdirSync, statSync } = await import("node:fs");
+const { register: registerLoader } = await import("node:module");
 
 const SOURCE_DIRS = ["api", "core", "db", "main", "ops", "queues", "workers", "clients/typescript/src"];
 
@@ -64,8 +68,20 @@ function built() {
   return { env: at("tracing-env.js"), tracing: at("tracing.js"), cli: at("cli.js") };
 }
 
+/** Imports one of our modules; a package it needs that is not installed (a failed or missing `npm install`) is one line, not a stack. */
+async function load(href) {
+  try {
+    return await import(href);
+  } catch (err) {
+    const missing = err?.code === "ERR_MODULE_NOT_FOUND" && /Cannot find package '([^']+)'/.exec(String(err.message))?.[1];
+    if (!missing) throw err;
+    console.error(`codesynapse: the package ${missing} is not installed; run \`npm install\` (on Node.js 24: \`sh scripts/node.sh npm install\`)`);
+    process.exit(1);
+  }
+}
+
 const modules = (await sources()) ?? built();
-const env = await import(modules.env.href);
+const env = await load(modules.env.href);
 let tracing;
 try {
   tracing = env.TRACED_COMMANDS.includes(process.argv[2] ?? "") ? env.traceExporterKind(process.env) : undefined;
@@ -75,10 +91,10 @@ try {
 }
 if (tracing) {
   registerLoader("import-in-the-middle/hook.mjs", import.meta.url, { data: { include: [...env.INSTRUMENTED_MODULES] } });
-  const { startTracing } = await import(modules.tracing.href);
+  const { startTracing } = await load(modules.tracing.href);
   await startTracing().catch((err) => {
     console.error(`tracing did not start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
   });
 }
-await import(modules.cli.href);
+await load(modules.cli.href);

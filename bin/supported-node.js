@@ -1,7 +1,10 @@
 // Refuses a Node.js the platform does not support, with one line, before anything else loads.
 // The supported lines are package.json's `engines.node`, read here, so there is one place to
-// change them. Imported first by bin/codesynapse.js and scripts/build.mjs (`npm start` runs
-// both); `npm run check` (scripts/check-engines.mjs) holds this reading of the range to semver's.
+// change them. The only static import of bin/codesynapse.js and scripts/build.mjs (`npm start`
+// runs both; everything else they load is imported dynamically after this check, so a Node too
+// old for it, or a failed install, still gets this line), and run on its own first by `npm test`
+// (`node bin/supported-node.js`). `npm run check` (scripts/check-engines.mjs) holds this reading
+// of the range to semver's. It uses nothing newer than Node 14.
 //
 // The range is a list of `^MAJOR.MINOR[.PATCH]` and `>=MAJOR[.MINOR[.PATCH]]` joined by `||`;
 // any other form is refused here as a packaging error, so it cannot silently pass every Node.
@@ -28,6 +31,8 @@ export function satisfies(version, range) {
 export const range = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).engines.node;
 
 if (!satisfies(process.versions.node, range)) {
-  console.error(`codesynapse: Node.js ${process.versions.node} is not supported (needs ${range}); install Node.js 24 LTS`);
+  console.error(
+    `codesynapse: Node.js ${process.versions.node} is not supported (needs ${range}); run the command through \`sh scripts/node.sh\` (it brings Node.js 24) or install Node.js 24 LTS`,
+  );
   process.exit(1);
 }

@@ -30,6 +30,7 @@ import { WebhookSender } from "../workers/webhook-sender";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
 import { startMetricsServer, type MetricsServer } from "../api/metrics-server";
+import { bindPort, type BoundPort } from "../api/listen";
 import { announceLocalServer } from "./local-server";
 
 export interface Platform {
@@ -59,6 +60,26 @@ export async function startPlatform(
 ): Promise<Platform> {
   const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
   const clock = opts.clock ?? systemClock;
+  // The process's port first (api/listen.ts) — the API's PORT, or a worker's METRICS_PORT: one it
+  // cannot bind stops it here, before a store opens (a second server on the same embedded data
+  // directory never touches it), a pool starts or server.json is written. Requests wait for the
+  // app until start-up is done.
+  const port = opts.serve
+    ? await bindPort({ host: config.HOST, port: config.PORT, variable: "PORT" })
+    : opts.pools.length > 0
+      ? await bindPort({ host: config.HOST, port: config.METRICS_PORT, variable: "METRICS_PORT" })
+      : undefined;
+  try {
+    return await startOn(config, { ...opts, logger, clock }, port);
+  } catch (err) {
+    await port?.close();
+    throw err;
+  }
+}
+
+/** The rest of start-up, on the port already bound (the API's, or a worker's metrics server's). */
+async function startOn(config: Config, opts: { serve: boolean; pools: string[]; logger: Logger; clock: Clock }, port: BoundPort | undefined): Promise<Platform> {
+  const { logger, clock } = opts;
   const database = await openStores(config, logger);
   const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
   if (opts.serve) {
@@ -156,20 +177,14 @@ export async function startPlatform(
     webhooks = new WebhookSender({ db: database.db, clock, logger });
     webhooks.start();
   }
-  if (!opts.serve && opts.pools.length > 0) {
-    platform.metrics = await startMetricsServer(ctx, { host: config.HOST, port: config.METRICS_PORT });
+  if (port && !opts.serve) {
+    platform.metrics = startMetricsServer(ctx, port);
     logger.info({ url: platform.metrics.url, serves: "metrics" }, "listening");
   }
-  if (opts.serve) {
-    const app = createApp(ctx);
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-      s.once("error", reject);
-    });
-    platform.server = server;
-    const addr = server.address();
-    const port = typeof addr === "object" && addr ? addr.port : config.PORT;
-    platform.url = `http://${config.HOST}:${port}`;
+  if (port && opts.serve) {
+    port.serve(createApp(ctx));
+    platform.server = port.server;
+    platform.url = port.url;
     // On the embedded database, the CLI's admin commands come through this server (main/local-server.ts).
     if (!config.DATABASE_URL) {
       const announced = announceLocalServer(config.CODESYNAPSE_DATA_DIR, platform.url);

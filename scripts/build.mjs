@@ -24,14 +24,21 @@
  *
  *   node scripts/build.mjs [--outdir DIR]   (default: dist)
  */
-// First: refuse an unsupported Node.js before the build starts (`npm start` runs this first).
+// First: refuse an unsupported Node.js before the build starts (`npm start` runs this first). It is
+// the only static import: the rest is imported after it, so neither a Node too old for them nor a
+// failed install (no esbuild) gets in the way of its one line.
 import "../bin/supported-node.js";
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { build } from "esbuild";
-import { ensureTemplate } from "./pglite-template.mjs";
+
+const { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } = await import("node:fs");
+const { setTimeout: sleep } = await import("node:timers/promises");
+const { default: path } = await import("node:path");
+const { parseArgs } = await import("node:util");
+const { build } = await import("esbuild").catch((err) => {
+  if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+  console.error("codesynapse: esbuild is not installed; run `npm install` (on Node.js 24: `sh scripts/node.sh npm install`)");
+  process.exit(1);
+});
+const { ensureTemplate } = await import("./pglite-template.mjs");
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { outdir: { type: "string" } } });

@@ -10,10 +10,12 @@
  *
  *   node scripts/check-engines.mjs
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import semver from "semver";
+// First, as in every entry point: an unsupported Node is refused in one line before semver loads.
 import { satisfies as launcherSatisfies } from "../bin/supported-node.js";
+
+const { existsSync, readFileSync } = await import("node:fs");
+const { default: path } = await import("node:path");
+const { default: semver } = await import("semver");
 
 const root = path.resolve(import.meta.dirname, "..");
 const read = (p) => JSON.parse(readFileSync(path.join(root, p), "utf8"));

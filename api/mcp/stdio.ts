@@ -29,15 +29,18 @@
  * there is no upstream session to lose (a server restart or another node changes nothing). Tasks are not forwarded: over stdio the
  * submitting tools answer `{job_id}` and get_job follows the job.
  * stdout carries MCP protocol only; every message of ours goes to stderr.
+ * Closing stdin ends the process once every request read before it is answered (bounded;
+ * api/mcp/stdio-transport.ts); SIGTERM or SIGINT ends it at once.
  */
 import { CodeSynapseClient, CodeSynapseError, PARENT_HEADER, SESSION_HEADER, type Identity } from "@codesynapse/client";
 import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Server, type CallToolResult } from "@modelcontextprotocol/server";
-import { serveStdio as serveSdkStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import { API_KEY_PATTERN } from "../../core/accounts/api-keys";
 import { isValidId } from "../../core/execution/identity";
 import { oneSession, RUNTIME_ENV_KEYS, RUNTIME_META_KEYS } from "../../core/execution/session-sources";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./server";
+import { AnsweringStdioTransport } from "./stdio-transport";
 
 import { DEFAULT_SERVER_URL } from "./server-url";
 
@@ -225,16 +228,12 @@ function runtimeMeta(meta: unknown): { _meta?: Record<string, unknown> } {
 
 export interface StdioHandle {
   close(): Promise<void>;
+  /** Settles when the connection is over: stdin ended and every request read before it is answered (api/mcp/stdio-transport.ts), or close(). */
   closed: Promise<void>;
-  /** Waits (bounded) for requests in flight, then closes. */
-  drain(): Promise<void>;
 }
 
-/** How long a closing stdin waits for answers still in flight. */
-export const STDIO_DRAIN_MS = 30_000;
-
 /** Steps 3–4 for already-read settings: verifies, then serves MCP (both eras) on the given stdio transport. */
-export async function serveStdio(settings: StdioSettings, transport: StdioServerTransport = new StdioServerTransport()): Promise<StdioHandle> {
+export async function serveStdio(settings: StdioSettings, transport: AnsweringStdioTransport = new AnsweringStdioTransport()): Promise<StdioHandle> {
   const who = await verifyIdentity(settings);
   const upstream = new Upstream(settings);
   try {
@@ -242,26 +241,17 @@ export async function serveStdio(settings: StdioSettings, transport: StdioServer
   } catch {
     throw new StartupRefused(`cannot open the MCP endpoint at ${settings.url}/mcp.`, 1);
   }
-  // Requests in flight: a client that writes its last request and closes stdin still gets the answers.
-  const inFlight = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>): Promise<T> => {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p)).catch(() => undefined);
-    return p;
-  };
   /** One server instance per connection (and per discarded probe): the tools are the upstream's. */
   const factory = () => {
     const server = new Server(
       { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
       { capabilities: { tools: { listChanged: false } }, instructions: "CodeSynapse memory and jobs for this chat thread (identity fixed at start-up)." },
     );
-    server.setRequestHandler("tools/list", (req, extra) => track(upstream.call((c) => c.listTools(req.params, { signal: extra.mcpReq.signal }))));
+    server.setRequestHandler("tools/list", (req, extra) => upstream.call((c) => c.listTools(req.params, { signal: extra.mcpReq.signal })));
     server.setRequestHandler("tools/call", (req, extra) =>
-      track(
-        upstream.call(
-          (c) =>
-            c.callTool({ name: req.params.name, arguments: req.params.arguments ?? {}, ...runtimeMeta(req.params._meta) }, { signal: extra.mcpReq.signal }) as Promise<CallToolResult>,
-        ),
+      upstream.call(
+        (c) =>
+          c.callTool({ name: req.params.name, arguments: req.params.arguments ?? {}, ...runtimeMeta(req.params._meta) }, { signal: extra.mcpReq.signal }) as Promise<CallToolResult>,
       ),
     );
     return server;
@@ -282,27 +272,22 @@ export async function serveStdio(settings: StdioSettings, transport: StdioServer
     void close();
   };
   console.error(`codesynapse mcp: serving on stdio for organisation ${who.tenant_id}, forwarding to ${settings.url}/mcp`);
-  const drain = async () => {
-    const deadline = Date.now() + STDIO_DRAIN_MS;
-    while (inFlight.size > 0 && Date.now() < deadline) {
-      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 250))]);
-    }
-    await close();
-  };
-  return { close, closed, drain };
+  return { close, closed };
 }
 
 /** The CLI entry: never returns normally; exits 0 when stdin closes, non-zero on refusal. */
 export async function runStdio(env: NodeJS.ProcessEnv = process.env): Promise<never> {
   try {
     const settings = readSettings({ ...env });
-    const { close, closed, drain } = await serveStdio(settings);
-    // The client closing stdin ends the thread's process once its answers are out; a signal ends it now.
+    const { close, closed } = await serveStdio(settings);
+    // The client closing stdin ends the thread's process once its answers are out (the transport
+    // waits for them, bounded); a signal ends it now.
     const stop = () => void close();
-    process.stdin.once("end", () => void drain());
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
     await closed;
+    // The last answers are written before the exit.
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
     process.exit(0);
   } catch (err) {
     if (err instanceof StartupRefused) {

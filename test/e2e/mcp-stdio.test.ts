@@ -156,6 +156,50 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/not a member/);
   });
 
+  // The guide's "try it by hand": a fixed script piped in, stdin closed right after it. Every
+  // request read before the end of input is answered, in both eras, and only then does it exit 0.
+  const MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "shell", version: "0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const request = (id: number, method: string, params: Record<string, unknown>, modern: boolean) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: modern ? { ...params, _meta: MODERN_META } : params,
+  });
+  it.each([
+    ["2025 (initialize)", false],
+    ["2026-07-28 (server/discover)", true],
+  ])("a script piped in with stdin closed gets every answer before the exit: %s", async (_era, modern) => {
+    const a = await seedAccount(t().db);
+    const id = await register(a);
+    const script = [
+      modern
+        ? request(1, "server/discover", {}, true)
+        : request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "shell", version: "0" } }, false),
+      ...(modern ? [] : [{ jsonrpc: "2.0", method: "notifications/initialized" }]),
+      request(2, "tools/list", {}, modern),
+      request(3, "tools/call", { name: "get_identity", arguments: {} }, modern),
+      request(4, "tools/call", { name: "recall_context", arguments: { repo: "no-such-repo", query: "what depends on AuthService" } }, modern),
+      request(5, "tools/call", { name: "get_identity", arguments: {} }, modern),
+    ];
+    const r = await runScript(BIN, ["mcp"], { ...getDefaultEnvironment(), LOG_LEVEL: "silent", ...threadEnv(srv.url, a, id) }, 60_000, {
+      cwd: ROOT,
+      stdin: script.map((m) => `${JSON.stringify(m)}\n`).join(""),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number; result?: any; error?: any });
+    expect(answers.map((m) => m.id).sort()).toEqual([1, 2, 3, 4, 5]);
+    const byId = new Map(answers.map((m) => [m.id, m]));
+    expect(byId.get(1)!.result).toMatchObject(modern ? { supportedVersions: ["2026-07-28"] } : { protocolVersion: "2025-06-18" });
+    expect(byId.get(2)!.result.tools.map((x: { name: string }) => x.name)).toContain("get_identity");
+    for (const n of [3, 5]) expect(byId.get(n)!.result.structuredContent).toMatchObject({ tenant_id: a.orgId, session_id: id, parent_session_id: id });
+    // A refusal is an answer too: the platform's code for a repository the thread cannot see.
+    expect(byId.get(4)!.result).toMatchObject({ isError: true, structuredContent: { error: { code: expect.stringMatching(/^repo_/) } } });
+  });
+
   it("settings are read once: changing the environment object afterwards changes nothing", () => {
     const env: NodeJS.ProcessEnv = { CODESYNAPSE_API_KEY: `csk_0123abcd_${"a".repeat(43)}`, CODESYNAPSE_SESSION_ID: "thread-1", CODESYNAPSE_PARENT_SESSION_ID: "thread-1" };
     const s = readSettings(env);
