@@ -25,11 +25,10 @@ table{border-collapse:collapse;background:#fff;width:100%;table-layout:auto}
 th,td{border:1px solid #d8dde6;padding:4px 8px;text-align:left;vertical-align:top;font-variant-numeric:tabular-nums}
 th{background:#eef1f6;font-weight:600;white-space:nowrap}
 td.msg{overflow-wrap:anywhere}
-td.id{max-width:20ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-td.id .mono{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.id .mono,td.id .nm{display:block;max-width:17ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
 h1 .mono{font-size:15px}
-td.msg{min-width:220px}
+td.msg{min-width:180px}
 td.act{white-space:nowrap}
 button.small{font-size:12px;padding:0 6px;margin-left:4px}
 label.check{flex-direction:row!important;align-items:center;gap:6px;font-size:13px!important;padding-bottom:4px}
@@ -59,7 +58,7 @@ button:disabled{opacity:.5;cursor:default}
 .error{color:#b42318;font-weight:600;min-height:1.4em;margin-top:12px}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;background:#fff;border:1px solid #d8dde6;padding:10px 14px}
 dl.kv dt{font-weight:600;color:#454e60}dl.kv dd{margin:0;overflow-wrap:anywhere}
-.actions{display:flex;gap:8px;margin:12px 0}
+.actions{display:flex;gap:8px;margin:12px 0}.actions:empty{display:none}
 `;
 
 export const CONSOLE_JS = `"use strict";

@@ -50,7 +50,7 @@ export const CHARTS_JS = `"use strict";
         width: width, height: 200, series: series,
         tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
         scales: { y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
-        axes: [{}, { size: 60, values: def.unit === "s" ? function (u, vs) { return vs.map(secs); } : undefined }],
+        axes: [{ values: function (u, ts) { return ts.map(function (t) { return new Date(t * 1000).toISOString().slice(11, 16); }); } }, { size: 60, values: def.unit === "s" ? function (u, vs) { return vs.map(secs); } : undefined }],
         legend: { live: true }
       }, data, el));
     });

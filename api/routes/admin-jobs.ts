@@ -88,7 +88,7 @@ function select(name: string, label: string, options: Array<[string, string]>, c
 /** An organisation's (or repository's) name with its id under it (muted, monospace, cut to the column). */
 function named(name: string | null, id: string | null, none = "system"): ReturnType<typeof html> {
   if (!id) return html(`<span class="muted">${esc(none)}</span>`);
-  return html(`${esc(name ?? "(deleted)")}<br><span class="muted mono" title="${esc(id)}">${esc(id)}</span>`);
+  return html(`<span class="nm" title="${esc(name ?? "(deleted)")}">${esc(name ?? "(deleted)")}</span><span class="muted mono" title="${esc(id)}">${esc(id)}</span>`);
 }
 
 export function adminJobRoutes(ctx: AppContext): Router {
@@ -211,7 +211,7 @@ ${chartsSection(cq, Object.fromEntries(Object.entries(req.query).filter(([k, v])
           named(l.tenant_id ? (orgName.get(l.tenant_id) ?? null) : null, l.tenant_id),
           `${l.attempts}/${l.max_attempts}`,
           l.progress_total === null ? "—" : `${l.progress_done ?? 0}/${l.progress_total}`,
-          l.lease_owner,
+          l.lease_owner ? idCell(l.lease_owner) : "—",
           html(when(l.lease_expires_at, now)),
           l.cancel_requested_at ? "yes" : "no",
         ]),

@@ -3,13 +3,18 @@
  * failed per bucket and pool, wait and run p50/p95, queue depth at each bucket's end; the
  * organisation filter; system sweeps left out unless asked for; the 24-hour window's buckets. On
  * PostgreSQL, both windows over 100,000 rows answer within a bound, through the chart indexes.
+ * Over HTTP: GET /api/v1/admin/charts for platform admins only, its query checked with stable codes
+ * and the rejected value never echoed; uPlot served by the app from node_modules.
  */
 import { sql } from "kysely";
 import { expect, it } from "vitest";
+import { createApp } from "../../api/app";
 import type { Db } from "../../db/schema";
 import { jobCharts } from "../../queues/sql/jobCharts";
+import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
-import { uniq } from "../support/fixtures";
+import { seedAccount, uniq } from "../support/fixtures";
+import { bearer, call, listen } from "../support/http";
 
 const MIN = 60_000;
 /** A whole hour, so bucket k of the 1-hour window is [T0 + k min, T0 + (k+1) min). */
@@ -129,6 +134,43 @@ await describeEachDatabase("job charts", (t) => {
     expect(ai.failed.reduce((x, y) => x + y, 0)).toBe(1);
     const k = c.buckets.findIndex((s) => s * 1000 <= at(2).getTime() && at(2).getTime() < (s + 900) * 1000);
     expect(ai.failed[k]).toBe(1);
+  });
+
+  it("GET /api/v1/admin/charts: platform admins only; a bad window or organisation is refused without echoing it; uPlot is served same-origin", async () => {
+    const srv = await listen(createApp(testContext(t().db)));
+    try {
+      const admin = await seedAccount(t().db, { platformAdmin: true });
+      const member = await seedAccount(t().db);
+      await insert(t().db, admin.orgId, [{ pool: "ai", status: "failed", created: new Date(Date.now() - 60_000), started: new Date(Date.now() - 50_000), finished: new Date(Date.now() - 40_000) }]);
+      expect((await call(srv.url, "GET", "/api/v1/admin/charts")).status).toBe(401);
+      const refused = await call(srv.url, "GET", "/api/v1/admin/charts", { headers: bearer(member.apiKey) });
+      expect([refused.status, refused.body.error.code]).toEqual([403, "platform_admin_required"]);
+      const ok = await call(srv.url, "GET", `/api/v1/admin/charts?window=24h&org=${admin.orgId}`, { headers: bearer(admin.apiKey) });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ window: "24h", step_s: 900, org: admin.orgId, system: false });
+      expect(ok.body.buckets).toHaveLength(96);
+      expect(ok.body.pools).toEqual([expect.objectContaining({ pool: "ai" })]);
+      expect(ok.body.pools[0].failed.reduce((a: number, b: number) => a + b, 0)).toBe(1);
+      // An organisation id that names no organisation: nothing, not an error.
+      const none = await call(srv.url, "GET", "/api/v1/admin/charts?org=org_none", { headers: bearer(admin.apiKey) });
+      expect([none.status, none.body.pools]).toEqual([200, []]);
+      for (const q of ["window=7d", "org=org-secret%01x", "system=yes", "session=sess-secret-123"]) {
+        const bad = await call(srv.url, "GET", `/api/v1/admin/charts?${q}`, { headers: bearer(admin.apiKey) });
+        expect([bad.status, bad.body?.error?.code], q).toEqual([400, "validation_failed"]);
+        for (const echoed of ["7d", "org-secret", "yes", "sess-secret-123"]) expect(bad.text, q).not.toContain(echoed);
+      }
+      const js = await fetch(`${srv.url}/admin/assets/uplot.js`);
+      expect([js.status, js.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+      expect(await js.text()).toContain("uPlot");
+      expect((await fetch(`${srv.url}/admin/assets/uplot.css`)).status).toBe(200);
+      const page = await fetch(`${srv.url}/admin/jobs`, { headers: bearer(admin.apiKey) });
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+      const html = await page.text();
+      expect(html).toContain('<script src="/admin/assets/uplot.js" defer></script>');
+      expect(html).not.toMatch(/<script>|<script [^>]*src="https?:/);
+    } finally {
+      await srv.close();
+    }
   });
 
   it("answers within a bound over 100,000 job rows, through the chart indexes (PostgreSQL)", async (ctx) => {
