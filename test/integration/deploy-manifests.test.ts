@@ -374,7 +374,7 @@ async function validatorAt(tool: string, args: string[]): Promise<{ code: number
     return { code: 0, output: r.stdout + r.stderr };
   } catch (err) {
     const e = err as { code?: number | string; stdout?: string; stderr?: string };
-    if (typeof e.code !== "number") throw new Error(`${tool} did not run (${String(e.code)}): test/services/promtool.sh provides it (PROMTOOL=)`);
+    if (typeof e.code !== "number") throw new Error(`${tool} did not run (${String(e.code)}): test/services/promtool.sh provides it (PROMTOOL=)`, { cause: err });
     return { code: e.code, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
   }
 }
