@@ -130,14 +130,16 @@ export function adminJobRoutes(ctx: AppContext): Router {
       } catch {
         cq = { window: "1h", org: f.org, system: false };
       }
+      // Sweeps are hidden from the list and the charts unless shown, or the filter names a kind or
+      // pool (the operator asked for them); failures by cause always count them: a failing sweep is news.
       const showSystem = cq.system;
-      const listed: JobFilter = { ...f, hide_system: !showSystem };
+      const listed: JobFilter = { ...f, hide_system: !showSystem && !f.kind && !f.pool };
       const [depth, leases, schedules, jobs, groups, options] = await Promise.all([
         queueDepth(ctx.db),
         runningLeases(ctx.db),
         listSchedules(ctx.db),
         listAdminJobs(ctx.db, listed, 100),
-        failureGroups(ctx.db, listed),
+        failureGroups(ctx.db, f),
         filterOptions(ctx.db),
       ]);
       const orgs = options.orgs;

@@ -5,7 +5,7 @@
  * pools, and the minute's system sweeps; then the jobs are spread over the last hour (their
  * timestamps moved back together) so the charts have a shape.
  *  - /admin/jobs draws the charts (uPlot served by the app, under the page's CSP: no violation),
- *    hides the sweeps until the toggle shows them, has a repository column, no empty column, ids on
+ *    hides the sweeps until the toggle shows them (a failed sweep still counts in the failures), has a repository column, no empty column, ids on
  *    one line (the whole id in the title and the text), nothing wider than the window;
  *  - a job's page shows its parameters (the question) and its result (the answer, the ingest
  *    counts), a large result cut with a "Truncated" mark, and the same execution's other jobs;
@@ -22,6 +22,7 @@ import { systemClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
 import { enqueueJob } from "../../queues/sql/enqueueJob";
 import { claimJobs } from "../../queues/sql/claimJobs";
+import { failJob } from "../../queues/sql/failJob";
 import { finishJob } from "../../queues/sql/finishJob";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { testContext } from "../support/app";
@@ -91,6 +92,10 @@ describeInChromium("operators' console: charts and job pages after a mixed run (
       const [c] = await claimJobs(database.db, { pool: "cleanup", workerId: "sweeper", leaseMs: 60_000, limit: 1, now: clock.now(), ids: [s!.id] });
       await finishJob(database.db, { id: s!.id, token: c!.lease_token!, now: clock.now(), result: { sessions_ended: i, rows_purged: 3 * i } });
     }
+    // One sweep that failed: news, so the failures by cause count it even while sweeps are hidden.
+    const bad = await enqueueJob(database.db, clock.now(), { kind: "cleanup.sweep", pool: "cleanup", params: {}, repoId: null, restartable: true, maxAttempts: 1, identity: null, actor: null });
+    const [bc] = await claimJobs(database.db, { pool: "cleanup", workerId: "sweeper", leaseMs: 60_000, limit: 1, now: clock.now(), ids: [bad!.id] });
+    await failJob(database.db, { id: bad!.id, token: bc!.lease_token!, now: clock.now(), errorCode: "handler_failed", retryable: false });
     // A backlog still waiting (nothing runs the embedding pool here).
     for (let i = 0; i < 4; i++) await enqueueFor(database.db, clock, a, { kind: "demo.embed", pool: "embedding" });
     // Spread the ended jobs over the last hour, each moved back as a whole (its wait and run kept).
@@ -157,6 +162,7 @@ describeInChromium("operators' console: charts and job pages after a mixed run (
       expect(cells.some((c) => c.trim() !== ""), `column ${headers[i]} has something`).toBe(true);
     }
     expect(await table.innerText()).not.toContain("cleanup.sweep");
+    expect(await p.locator("h2:has-text('Failures by cause') + table").innerText()).toMatch(/cleanup\.sweep\s+handler_failed\s+1/);
     // An id: one line, in monospace, the whole id in its title and its text (what a copy takes).
     const id = table.locator("td.id a.mono").first();
     const full = await id.getAttribute("title");
@@ -173,6 +179,11 @@ describeInChromium("operators' console: charts and job pages after a mixed run (
     expect(await p.locator("h2:has-text('Latest jobs') + table").innerText()).toContain("cleanup.sweep");
     expect(await p.locator("#charts").innerText()).toContain("cleanup");
     await p.screenshot({ path: path.join(SHOTS, "console-jobs-sweeps.png"), fullPage: true });
+
+    // A filter that names the sweeps' pool shows them without the toggle.
+    await p.goto(`${srv.url}/admin/jobs?pool=cleanup`);
+    expect(await p.locator("h2:has-text('Jobs matching the filter') + table").innerText()).toContain("cleanup.sweep");
+    await p.goto(`${srv.url}/admin/jobs?system=1`);
 
     // The last day: 96 buckets of 15 minutes.
     await p.click("text=Last day");
