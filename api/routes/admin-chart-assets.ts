@@ -39,7 +39,8 @@ export const CHARTS_JS = `"use strict";
         def.series(p, d.step_s).forEach(function (s) {
           series.push({
             label: s.label, stroke: color(p.pool, i), width: s.dash ? 1.5 : 2, dash: s.dash ? [5, 4] : undefined,
-            points: { show: true, size: 4 }, spanGaps: false,
+            // Percentiles have gaps (no job ended in a step): their lone points are drawn; counts are lines.
+            points: { show: def.unit === "s", size: 4 }, spanGaps: false,
             value: def.unit === "s" ? function (u, v) { return secs(v); } : function (u, v) { return v === null ? "—" : v + (def.unit === "/min" ? "/min" : ""); }
           });
           data.push(s.data);

@@ -10,7 +10,7 @@
  *  - a job's page shows its parameters (the question) and its result (the answer, the ingest
  *    counts), a large result cut with a "Truncated" mark, and the same execution's other jobs;
  *  - screenshots: test/artifacts/screenshots/{console-jobs-charts,console-jobs-sweeps,console-job-detail,
- *    console-job-truncated,console-sign-in}.png.
+ *    console-job-truncated,console-charts-day,console-sign-in}.png.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -188,6 +188,7 @@ describeInChromium("operators' console: charts and job pages after a mixed run (
     // The last day: 96 buckets of 15 minutes.
     await p.click("text=Last day");
     await p.waitForSelector("#charts[data-drawn='24h']", { timeout: 15_000 });
+    await p.locator("#charts").screenshot({ path: path.join(SHOTS, "console-charts-day.png") });
     expect(cspViolations).toEqual([]);
     await p.close();
   });
