@@ -24,9 +24,22 @@ h1{font-size:20px;margin:14px 0 6px}h2{font-size:16px;margin:24px 0 8px}
 table{border-collapse:collapse;background:#fff;width:100%;table-layout:auto}
 th,td{border:1px solid #d8dde6;padding:4px 8px;text-align:left;vertical-align:top;font-variant-numeric:tabular-nums}
 th{background:#eef1f6;font-weight:600;white-space:nowrap}
-td.id,td.msg{overflow-wrap:anywhere}
-td.msg{min-width:220px}
+td.msg{overflow-wrap:anywhere}
+td.id .mono,td.id .nm{display:block;max-width:17ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
+h1 .mono{font-size:15px}
+td.msg{min-width:180px}
 td.act{white-space:nowrap}
+button.small{font-size:12px;padding:0 6px;margin-left:4px}
+label.check{flex-direction:row!important;align-items:center;gap:6px;font-size:13px!important;padding-bottom:4px}
+#charts{margin-top:8px}
+.charts-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:6px 16px}.charts-head h2{margin-bottom:4px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:12px}
+.charts figure{margin:0;background:#fff;border:1px solid #d8dde6;padding:8px 10px;min-width:0}
+.charts figcaption{font-weight:600;font-size:13px;margin-bottom:4px}
+#charts.failed .charts{opacity:.4}
+pre.json{background:#fff;border:1px solid #d8dde6;padding:10px 12px;margin:0;max-height:420px;overflow:auto;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+.truncated{color:#b54708;font-weight:600;margin:4px 0 0}
 .empty{color:#6b7385}.muted{color:#6b7385;font-size:12px}
 .st-failed,.st-refused,.st-abandoned,.code{color:#b42318;font-weight:600}
 .st-succeeded{color:#067647}.st-running{color:#175cd3}
@@ -45,7 +58,7 @@ button:disabled{opacity:.5;cursor:default}
 .error{color:#b42318;font-weight:600;min-height:1.4em;margin-top:12px}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;background:#fff;border:1px solid #d8dde6;padding:10px 14px}
 dl.kv dt{font-weight:600;color:#454e60}dl.kv dd{margin:0;overflow-wrap:anywhere}
-.actions{display:flex;gap:8px;margin:12px 0}
+.actions{display:flex;gap:8px;margin:12px 0}.actions:empty{display:none}
 `;
 
 export const CONSOLE_JS = `"use strict";
@@ -133,6 +146,11 @@ export const CONSOLE_JS = `"use strict";
       flash(done, true);
       refresh();
     }, function () { btn.disabled = false; flash("The server could not be reached.", false); });
+  });
+
+  // The system-sweeps toggle applies as soon as it changes.
+  $$("form.filters input[type=checkbox]").forEach(function (el) {
+    el.addEventListener("change", function () { el.form.submit(); });
   });
 
   var live = $("main[data-live]");

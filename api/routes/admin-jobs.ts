@@ -3,10 +3,13 @@
  * browser is sent to /admin/sign-in and back):
  *   /admin/sign-in  the sign-in page (it posts to POST /api/v1/auth/login; api/routes/admin-assets.ts)
  *   /admin/jobs     server-rendered from the job rows, refreshed live: filters (pool, status,
- *                   organisation, kind, error code), failures grouped by kind and error code with a
+ *                   organisation, kind, error code; system sweeps hidden unless shown), charts over
+ *                   time (api/routes/admin-charts.ts), failures grouped by kind and error code with a
  *                   replay of each group, the latest jobs with why they failed, cancel and retry,
- *                   depth per pool, running leases, schedules. Names beside ids, relative times.
- *   /admin/jobs/:id one job: its fields, its attempts (lease owner, timings, error), cancel, retry.
+ *                   depth per pool, running leases, schedules. Names beside ids (ids in monospace,
+ *                   cut to the column, whole on hover and copy), relative times, no empty column.
+ *   /admin/jobs/:id one job: its fields, its attempts (lease owner, timings, error), cancel, retry,
+ *                   its parameters and result (bounded), the same execution's other jobs.
  * The actions are the operators' API (api/routes/admin-api.ts).
  *   /admin/queues  BullMQ's board (@bull-board/express) when REDIS_URL is set;
  *                  without Redis a page that says dispatch runs from the rows.
@@ -17,7 +20,7 @@ import { POOLS } from "../../queues/jobs";
 import { authenticate } from "../../core/auth/authenticate";
 import { AppError, coerceError } from "../../core/errors";
 import { JOB_STATUSES } from "../../ops/job-view";
-import { adminJobDetail, failureGroups, filterOptions, listAdminJobs, type JobFilter } from "../../queues/sql/adminJobs";
+import { adminJobDetail, failureGroups, filterOptions, listAdminJobs, sameExecutionJobs, type JobFilter } from "../../queues/sql/adminJobs";
 import { listSchedules } from "../../queues/sql/listSchedules";
 import { queueDepth } from "../../queues/sql/queueDepth";
 import { runningLeases } from "../../queues/sql/runningLeases";
@@ -25,8 +28,10 @@ import type { AppContext } from "../context";
 import { credentialsOf, route } from "../http";
 import { CONSOLE_CSS, CONSOLE_JS } from "./admin-assets";
 import { filterOf } from "./admin-api";
+import { adminChartRoutes, chartFilterOf } from "./admin-charts";
+import { CHART_ASSETS, chartsSection, jsonBlock, relatedJobs } from "./admin-job-parts";
 import { adminJobView, attemptView, groupView } from "./admin-views";
-import { actionButton, esc, html, page, refusedPage, sendPage, signInPage, status, table, when, type Viewer } from "./admin-pages";
+import { actionButton, esc, html, idCell, page, refusedPage, sendPage, signInPage, status, table, when, type Viewer } from "./admin-pages";
 
 export { esc } from "./admin-pages";
 
@@ -80,10 +85,10 @@ function select(name: string, label: string, options: Array<[string, string]>, c
   return `<label>${esc(label)}<select name="${esc(name)}">${opts.join("")}</select></label>`;
 }
 
-/** An organisation's name with its id beside it (muted). */
-function named(name: string | null, id: string | null): ReturnType<typeof html> {
-  if (!id) return html(`<span class="muted">system</span>`);
-  return html(`${esc(name ?? "(deleted)")}<br><span class="muted">${esc(id)}</span>`);
+/** An organisation's (or repository's) name with its id under it (muted, monospace, cut to the column). */
+function named(name: string | null, id: string | null, none = "system"): ReturnType<typeof html> {
+  if (!id) return html(`<span class="muted">${esc(none)}</span>`);
+  return html(`<span class="nm" title="${esc(name ?? "(deleted)")}">${esc(name ?? "(deleted)")}</span><span class="muted mono" title="${esc(id)}">${esc(id)}</span>`);
 }
 
 export function adminJobRoutes(ctx: AppContext): Router {
@@ -104,23 +109,36 @@ export function adminJobRoutes(ctx: AppContext): Router {
     sendPage(res, 200, signInPage({ signedOut: req.query.signed_out === "1", ended: req.query.ended === "1" }));
   });
   r.get("/admin", (_req, res) => res.redirect(303, "/admin/jobs"));
+  r.use(adminChartRoutes(ctx));
 
   r.get(
     "/admin/jobs",
     ...admin,
     route(async (req, res) => {
       const now = ctx.clock.now();
+      // The page's own parameters (chart window, system sweeps shown) beside the job filter.
+      const { window: _w, system: _s, ...jobQuery } = req.query as Record<string, unknown>;
       let f: JobFilter;
       try {
-        f = filterOf(req.query);
+        f = filterOf(jobQuery);
       } catch {
         f = {};
       }
+      let cq: ReturnType<typeof chartFilterOf>;
+      try {
+        cq = chartFilterOf({ window: req.query.window, system: req.query.system, org: f.org });
+      } catch {
+        cq = { window: "1h", org: f.org, system: false };
+      }
+      // Sweeps are hidden from the list and the charts unless shown, or the filter names a kind or
+      // pool (the operator asked for them); failures by cause always count them: a failing sweep is news.
+      const showSystem = cq.system;
+      const listed: JobFilter = { ...f, hide_system: !showSystem && !f.kind && !f.pool };
       const [depth, leases, schedules, jobs, groups, options] = await Promise.all([
         queueDepth(ctx.db),
         runningLeases(ctx.db),
         listSchedules(ctx.db),
-        listAdminJobs(ctx.db, f, 100),
+        listAdminJobs(ctx.db, listed, 100),
         failureGroups(ctx.db, f),
         filterOptions(ctx.db),
       ]);
@@ -139,7 +157,8 @@ ${select("status", "Status", JOB_STATUSES.map((s) => [s, s]), f.status)}
 ${select("org", "Organisation", orgs.map((o) => [o.id, o.name]), f.org)}
 ${select("kind", "Kind", options.kinds.map((k) => [k, k]), f.kind)}
 ${select("error_code", "Error code", options.codes.map((c) => [c, c]), f.error_code)}
-<button type="submit" class="primary">Filter</button>${filtered ? ` <a href="/admin/jobs">Clear</a>` : ""}</form>`;
+<label class="check"><input type="checkbox" name="system" value="1"${showSystem ? " checked" : ""}> Show system sweeps</label>
+${cq.window !== "1h" ? `<input type="hidden" name="window" value="${esc(cq.window)}">` : ""}<button type="submit" class="primary">Filter</button>${filtered || showSystem ? ` <a href="/admin/jobs">Clear</a>` : ""}</form>`;
       const groupRows = groups.map(groupView).map((g) => [
         g.kind,
         html(`<span class="code">${esc(g.error_code)}</span>`),
@@ -158,41 +177,43 @@ ${select("error_code", "Error code", options.codes.map((c) => [c, c]), f.error_c
         ),
       ]);
       const jobRows = jobs.map(adminJobView).map((j) => [
-        html(`<a href="/admin/jobs/${esc(j.id)}">${esc(j.id)}</a>`),
+        idCell(j.id, `/admin/jobs/${j.id}`),
         j.kind,
         j.pool,
-        status(j.status),
+        html(
+          status(j.status).html +
+            (j.cancelable ? ` ${actionButton("Cancel", `/api/v1/admin/jobs/${j.id}/cancel`, {}, { cls: "danger small", done: "Cancel requested." })}` : "") +
+            (j.retryable ? ` ${actionButton("Retry", `/api/v1/admin/jobs/${j.id}/retry`, {}, { cls: "small", done: "Queued again." })}` : ""),
+        ),
         named(j.org_name, j.org_id),
+        named(j.repo_name, j.repo_id, "—"),
         `${j.attempts}/${j.max_attempts}`,
         j.error_code ? html(`<span class="code">${esc(j.error_code)}</span><br>${esc(j.message)}`) : "",
         html(when(j.created_at, now)),
         html(when(j.finished_at, now)),
-        html(
-          (j.cancelable ? actionButton("Cancel", `/api/v1/admin/jobs/${j.id}/cancel`, {}, { cls: "danger", done: "Cancel requested." }) : "") +
-            (j.retryable ? actionButton("Retry", `/api/v1/admin/jobs/${j.id}/retry`, {}, { done: "Queued again." }) : ""),
-        ),
       ]);
       const body = `<h1>Jobs</h1><p class="muted">Dispatch: <strong>${esc(dispatch === "bullmq" ? "BullMQ (Redis)" : "PostgreSQL rows (no Redis)")}</strong> · live: refreshed every ${LIVE_MS / 1000} s, last at <span id="updated">${esc(now.toISOString().slice(11, 19))}</span> UTC</p>
 ${filters}<div id="flash" role="status"></div>
+${chartsSection(cq, Object.fromEntries(Object.entries(req.query).filter(([k, v]) => k !== "window" && typeof v === "string" && v !== "")) as Record<string, string>)}
 <div data-region>
 <h2>Failures by cause</h2>${table(["kind", "error code", "jobs", "why", "last", ""], groupRows, "No failed, refused or abandoned jobs" + (filtered ? " match the filter." : "."), [undefined, undefined, undefined, "msg", undefined, "act"])}
 <h2>${filtered ? "Jobs matching the filter" : "Latest jobs"}</h2>${table(
-        ["job", "kind", "pool", "status", "organisation", "attempts", "why", "created", "finished", ""],
+        ["job", "kind", "pool", "status", "organisation", "repository", "attempts", "why", "created", "finished"],
         jobRows,
-        filtered ? "No job matches the filter." : "No jobs yet.",
-        ["id", undefined, undefined, undefined, "id", undefined, "msg", undefined, undefined, "act"],
+        filtered ? "No job matches the filter." : showSystem ? "No jobs yet." : "No jobs yet (system sweeps are hidden).",
+        ["id", undefined, undefined, "act", "id", "id", undefined, "msg", undefined, undefined],
       )}
 <h2>Depth per pool</h2>${table(["pool", ...JOB_STATUSES, "oldest waiting"], depthRows, "No pools.")}
 <h2>Running leases</h2>${table(
         ["job", "kind", "pool", "organisation", "attempt", "progress", "lease owner", "lease deadline", "cancel requested"],
         leases.map((l) => [
-          html(`<a href="/admin/jobs/${esc(l.id)}">${esc(l.id)}</a>`),
+          idCell(l.id, `/admin/jobs/${l.id}`),
           l.kind,
           l.pool,
           named(l.tenant_id ? (orgName.get(l.tenant_id) ?? null) : null, l.tenant_id),
           `${l.attempts}/${l.max_attempts}`,
           l.progress_total === null ? "—" : `${l.progress_done ?? 0}/${l.progress_total}`,
-          l.lease_owner,
+          l.lease_owner ? idCell(l.lease_owner) : "—",
           html(when(l.lease_expires_at, now)),
           l.cancel_requested_at ? "yes" : "no",
         ]),
@@ -209,14 +230,14 @@ ${filters}<div id="flash" role="status"></div>
           s.enabled ? "yes" : "no",
           html(when(s.next_run_at, now)),
           html(when(s.last_run_at, now)),
-          s.last_job_id ? html(`<a href="/admin/jobs/${esc(s.last_job_id)}">${esc(s.last_job_id)}</a>`) : "—",
+          s.last_job_id ? idCell(s.last_job_id, `/admin/jobs/${s.last_job_id}`) : "—",
           s.last_error_code,
         ]),
         "No schedules.",
         ["id", undefined, "id", undefined, undefined, undefined, undefined, "id"],
       )}
 </div>`;
-      sendPage(res, 200, page("CodeSynapse jobs", body, { viewer: viewerOf(req), live: LIVE_MS }));
+      sendPage(res, 200, page("CodeSynapse jobs", body, { viewer: viewerOf(req), live: LIVE_MS, ...CHART_ASSETS }));
     }),
   );
 
@@ -232,6 +253,7 @@ ${filters}<div id="flash" role="status"></div>
       }
       const j = adminJobView(d.job);
       const attempts = d.attempts.map(attemptView);
+      const related = await sameExecutionJobs(ctx.db, d.job);
       const secs = (ms: number | null) => (ms === null ? "—" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
       const fields: Array<[string, string]> = [
         ["status", status(j.status).html + (j.cancel_requested ? " (cancel requested)" : "")],
@@ -252,7 +274,7 @@ ${filters}<div id="flash" role="status"></div>
         (j.cancelable ? actionButton("Cancel", `/api/v1/admin/jobs/${j.id}/cancel`, {}, { cls: "danger", done: "Cancel requested.", id: "cancel" }) : "") +
         (j.retryable ? actionButton("Retry", `/api/v1/admin/jobs/${j.id}/retry`, {}, { cls: "primary", done: "Queued again: a new attempt under the same identity.", id: "retry" }) : "") +
         (!j.restartable && (j.status === "failed" || j.status === "abandoned") ? `<span class="muted">A ${esc(j.kind)} job is never restarted: submit a new one.</span>` : "");
-      const body = `<p><a href="/admin/jobs">← All jobs</a></p><h1>Job <span class="muted">${esc(j.id)}</span></h1><div id="flash" role="status"></div>
+      const body = `<p><a href="/admin/jobs">← All jobs</a></p><h1>Job <span class="mono">${esc(j.id)}</span></h1><div id="flash" role="status"></div>
 <div data-region><div class="actions">${actions}</div>
 <dl class="kv">${fields.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>
 <h2>Attempts</h2>${table(
@@ -268,7 +290,10 @@ ${filters}<div id="flash" role="status"></div>
         ]),
         j.status === "queued" && j.attempts === 0 ? "Not claimed yet." : "No attempt has ended yet.",
         [undefined, undefined, undefined, undefined, undefined, undefined, "msg"],
-      )}</div>`;
+      )}
+<h2>Parameters</h2><p class="muted">As stored: secrets were redacted when the job was submitted.</p>${jsonBlock(d.job.params, "parameters")}
+<h2>Result</h2>${jsonBlock(d.job.result, j.status === "succeeded" ? "result" : "result (the job has not succeeded)")}
+<h2>Same execution</h2><p class="muted">The same organisation's and session's other jobs, nearest first; the rows do not link follow-ups, so those submitted while this job ran are marked.</p>${relatedJobs(d.job, related, now)}</div>`;
       sendPage(res, 200, page(`Job ${j.id}`, body, { viewer: viewerOf(req), live: LIVE_MS }));
     }),
   );

@@ -45,11 +45,22 @@ function cell(v: unknown): string {
   return v instanceof Html ? v.html : esc(v);
 }
 
+const blank = (v: unknown) => v === "" || v === null || v === undefined || (v instanceof Html && v.html === "");
+
+/** A table; a column with nothing in any row is left out (no empty column). */
 export function table(headers: string[], rows: unknown[][], empty: string, cls: Array<string | undefined> = []): string {
   if (rows.length === 0) return `<p class="empty">${esc(empty)}</p>`;
-  const head = headers.map((h) => `<th>${esc(h)}</th>`).join("");
-  const body = rows.map((r) => `<tr>${r.map((c, i) => `<td${cls[i] ? ` class="${cls[i]}"` : ""}>${cell(c)}</td>`).join("")}</tr>`).join("\n");
+  const keep = headers.map((_, i) => rows.some((r) => !blank(r[i])));
+  const head = headers.map((h, i) => (keep[i] ? `<th>${esc(h)}</th>` : "")).join("");
+  const body = rows
+    .map((r) => `<tr>${r.map((c, i) => (keep[i] ? `<td${cls[i] ? ` class="${cls[i]}"` : ""}>${cell(c)}</td>` : "")).join("")}</tr>`)
+    .join("\n");
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/** An id in monospace, cut to its column with an ellipsis: the whole id is its title (hover) and its text (copy). */
+export function idCell(id: string, href?: string): Html {
+  return href ? html(`<a class="mono" href="${esc(href)}" title="${esc(id)}">${esc(id)}</a>`) : html(`<span class="mono" title="${esc(id)}">${esc(id)}</span>`);
 }
 
 /** A button that POSTs `body` as JSON to `url` (the console script does it). */
@@ -67,12 +78,13 @@ export interface Viewer {
   email: string;
 }
 
-export function page(title: string, body: string, o: { viewer?: Viewer; live?: number } = {}): string {
+/** `scripts`, `styles`: further same-origin assets of one page (the jobs page's charts). */
+export function page(title: string, body: string, o: { viewer?: Viewer; live?: number; scripts?: string[]; styles?: string[] } = {}): string {
   const nav = o.viewer
     ? `<a href="/admin/jobs">Jobs</a><a href="/admin/queues">Queues</a><span class="who">${esc(o.viewer.email)} · <button type="button" id="sign-out">Sign out</button></span>`
     : "";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)}</title><link rel="stylesheet" href="/admin/assets/console.css"><script src="/admin/assets/console.js" defer></script></head>
+<title>${esc(title)}</title>${(o.styles ?? []).map((h) => `<link rel="stylesheet" href="${esc(h)}">`).join("")}<link rel="stylesheet" href="/admin/assets/console.css"><script src="/admin/assets/console.js" defer></script>${(o.scripts ?? []).map((h) => `<script src="${esc(h)}" defer></script>`).join("")}</head>
 <body><header><strong>CodeSynapse</strong>${nav}</header><main${o.live ? ` data-live="${o.live}"` : ""}>${body}</main></body></html>`;
 }
 

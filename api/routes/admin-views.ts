@@ -1,7 +1,8 @@
 /**
  * What the operators' API and pages show of a job, an attempt and a failure group: names beside
- * ids, the failure in words (core/jobs/failure.ts), never a lease token, parameters or result
- * (those can carry the user's text; the owner reads them through the job API).
+ * ids, the failure in words (core/jobs/failure.ts), never a lease token. The views carry no
+ * parameters or result: the console's job page alone shows those, as stored (redacted when stored)
+ * and bounded (api/routes/admin-job-parts.ts).
  */
 import { codeMessage } from "../../core/jobs/failure";
 import type { AdminJobRow, AttemptRow, FailureGroup } from "../../queues/sql/adminJobs";

@@ -21,6 +21,8 @@ export interface JobFilter {
   org?: string;
   kind?: string;
   error_code?: string;
+  /** Leave out system jobs (the scheduled cleanup sweep): the console's default. */
+  hide_system?: boolean;
 }
 
 const FAILED = ["failed", "refused", "abandoned"] as const;
@@ -35,6 +37,7 @@ function matches(f: JobFilter) {
   if (f.org) c.push(sql<SqlBool>`j.tenant_id = ${f.org}`);
   if (f.kind) c.push(sql<SqlBool>`j.kind = ${f.kind}`);
   if (f.error_code) c.push(sql<SqlBool>`j.error_code = ${f.error_code}`);
+  if (f.hide_system) c.push(sql<SqlBool>`not j.system`);
   return sql<SqlBool>`(${sql.join(c, sql` and `)})`;
 }
 
@@ -139,6 +142,24 @@ export async function requeueableIds(db: Db, f: JobFilter, limit: number): Promi
     .orderBy("j.finished_at", "desc")
     .limit(limit);
   return (await q.where(matches({ ...f, status: undefined })).execute()).map((r) => r.id);
+}
+
+/**
+ * The other jobs of one job's execution (organisation and session), nearest in submission time
+ * first: the rows do not link a follow-up to the job that submitted it, so the console shows these.
+ */
+export async function sameExecutionJobs(db: Db, job: JobRow, limit = 10): Promise<AdminJobRow[]> {
+  if (job.system || !job.tenant_id || !job.session_id) return [];
+  return (await db
+    .selectFrom("jobs as j")
+    .selectAll("j")
+    .select([sql<null>`null`.as("org_name"), sql<null>`null`.as("repo_name"), sql<null>`null`.as("actor_email")])
+    .where("j.tenant_id", "=", job.tenant_id)
+    .where("j.session_id", "=", job.session_id)
+    .where("j.id", "<>", job.id)
+    .orderBy(sql`abs(extract(epoch from (j.created_at - ${job.created_at}::timestamptz)))`)
+    .limit(limit)
+    .execute()) as AdminJobRow[];
 }
 
 /** What the jobs page's filters offer: organisations (with names), the kinds and the error codes jobs have. */

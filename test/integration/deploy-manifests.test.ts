@@ -10,6 +10,12 @@
  *   ScaledObjects against KEDA's schema (@kubernetes-models/keda), then: the API and
  *   each pool of queues/jobs.ts a Deployment of its own with probes on the right ports,
  *   each pool scaled on the `codesynapse_jobs` gauge queues/metrics.ts really serves.
+ * - deploy/prometheus/alerts.yml: `promtool check rules`, `promtool test rules` on alerts.test.yml
+ *   (each alert fires on synthetic series; a broken rule fails them), and every metric a rule
+ *   reads is one the processes register;
+ * - deploy/grafana/codesynapse.json against Grafana's own dashboard schema: the `Dashboard` type
+ *   @grafana/schema generates from it, checked by the TypeScript compiler (the package ships no
+ *   JSON Schema); a misspelt key, a wrong type or an unknown enum value is refused.
  * The validators come from PyPI through scripts/install-deploy-validators.sh.
  */
 import { execFile } from "node:child_process";
@@ -18,10 +24,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import ts from "typescript";
 import { parse, parseAllDocuments } from "yaml";
 import { ScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
 import { configSchema } from "../../core/config";
 import { POOLS } from "../../queues/jobs";
+import { Registry } from "prom-client";
+import { z } from "zod";
+import { conformOutput } from "../../api/output-check";
 import { JobMetrics } from "../../queues/metrics";
 import { enqueueJobs } from "../../queues/sql/enqueueJob";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
@@ -277,3 +287,94 @@ describe("deploy/k8s", () => {
     });
   });
 });
+
+// ---- Prometheus alert rules and the Grafana dashboard
+
+const PROMTOOL = process.env.PROMTOOL ?? "promtool";
+const ALERTS = path.join(ROOT, "deploy/prometheus/alerts.yml");
+
+describe("deploy/prometheus/alerts.yml", () => {
+  it("passes promtool check rules and its unit tests; the tests fail when a rule is broken", async () => {
+    const checked = await validatorAt(PROMTOOL, ["check", "rules", ALERTS]);
+    expect(checked, checked.output).toMatchObject({ code: 0 });
+    expect(checked.output).toMatch(/SUCCESS: \d+ rules found/);
+    const tested = await validatorAt(PROMTOOL, ["test", "rules", path.join(ROOT, "deploy/prometheus/alerts.test.yml")]);
+    expect(tested, tested.output).toMatchObject({ code: 0 });
+    // The same tests against rules that read the gauge with sum (two processes report it): they fail.
+    const broken = path.join(scratch, "alerts.yml");
+    writeFileSync(broken, readFileSync(ALERTS, "utf8").replace("max by (pool) (codesynapse_jobs_stale_queued)", "sum by (pool) (codesynapse_jobs_stale_queued)"));
+    writeFileSync(path.join(scratch, "alerts.test.yml"), readFileSync(path.join(ROOT, "deploy/prometheus/alerts.test.yml"), "utf8"));
+    const failing = await validatorAt(PROMTOOL, ["test", "rules", path.join(scratch, "alerts.test.yml")]);
+    expect(failing.code).not.toBe(0);
+    expect(failing.output).toContain("CodeSynapseQueueStalled");
+  });
+
+  it("reads only metrics the processes register, by pool or operation, never by organisation or session", async () => {
+    const registry = new Registry();
+    const db = await openTestDatabase("pglite");
+    try {
+      new JobMetrics({ db: db.db, registry });
+      conformOutput("probe", z.object({ a: z.string() }), { a: "x", b: 1 }, { mode: "strip", logger: { warn() {}, error() {} } as never, registry });
+      const text = await registry.metrics();
+      const exposed = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+      const rules = (parse(readFileSync(ALERTS, "utf8")) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }).groups.flatMap((g) => g.rules);
+      expect(rules.map((r) => r.alert)).toEqual(expect.arrayContaining(["CodeSynapseQueueStalled", "CodeSynapseJobFailureRate", "CodeSynapseLeaseExpiryStorm", "CodeSynapseOutputSchemaInvalid"]));
+      for (const r of rules) {
+        const names = [...r.expr.matchAll(/\bcodesynapse_[a-z_]+\b/g)].map((m) => m[0]);
+        expect(names.length, r.alert).toBeGreaterThan(0);
+        for (const n of names) expect(exposed, `${r.alert}: ${n}`).toContain(n);
+        expect(r.expr, `${r.alert}: no tenant or session label`).not.toMatch(/tenant|session|org/);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+/** Type-checks `json` as Grafana's `Dashboard` (the JSON form of its enums: their values); the compiler's errors. */
+function dashboardErrors(json: string): string[] {
+  const file = path.join(ROOT, "test/artifacts", `grafana-dashboard-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
+  writeFileSync(
+    file,
+    `import type { Dashboard } from "@grafana/schema/dist/esm/raw/dashboard/x/Dashboard_types.gen";
+type AsJson<T> = T extends string ? \`\${T}\` : T extends number | boolean | null | undefined ? T : T extends Array<infer U> ? Array<AsJson<U>> : T extends object ? { [K in keyof T]: AsJson<T[K]> } : T;
+export const dashboard: AsJson<Dashboard> = ${json};\n`,
+  );
+  try {
+    const program = ts.createProgram([file], { strict: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: [] });
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+describe("deploy/grafana/codesynapse.json", () => {
+  const text = readFileSync(path.join(ROOT, "deploy/grafana/codesynapse.json"), "utf8");
+
+  it("is a dashboard by Grafana's schema; a misspelt key, a wrong type or an unknown enum value is refused", () => {
+    expect(dashboardErrors(text)).toEqual([]);
+    expect(dashboardErrors(text.replace('"gridPos"', '"gridPoss"')).join("\n")).toContain("gridPoss");
+    expect(dashboardErrors(text.replace('"schemaVersion": 39', '"schemaVersion": "39"')).join("\n")).toContain("not assignable to type 'number'");
+    expect(dashboardErrors(text.replace('"mode": "absolute"', '"mode": "absolut"')).join("\n")).toContain("absolut");
+  }, 120_000);
+
+  it("has the jobs-over-time panels: ended and failed per minute, failure share, run time, reclaims — per pool, never per organisation", () => {
+    const d = JSON.parse(text) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }> };
+    const exprs = d.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+    for (const title of ["Jobs ended per minute by pool", "Failed, refused or abandoned per minute by pool", "Failure share by pool (alert above 20%)", "Run time p50 / p95 by pool", "Expired leases reclaimed per 10 minutes (alert above 5)", "Queue depth per pool"]) {
+      expect(d.panels.map((p) => p.title)).toContain(title);
+    }
+    for (const e of exprs) expect(e).not.toMatch(/tenant|session/);
+  });
+});
+
+async function validatorAt(tool: string, args: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const r = await run(tool, args, { cwd: ROOT });
+    return { code: 0, output: r.stdout + r.stderr };
+  } catch (err) {
+    const e = err as { code?: number | string; stdout?: string; stderr?: string };
+    if (typeof e.code !== "number") throw new Error(`${tool} did not run (${String(e.code)}): test/services/promtool.sh provides it (PROMTOOL=)`, { cause: err });
+    return { code: e.code, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  }
+}

@@ -33,12 +33,16 @@ const NOT_OPERATIONS = [
   "GET /.well-known/oauth-protected-resource", // RFC 9728 metadata
   "GET /.well-known/oauth-protected-resource/mcp",
   "GET /admin", // the operators' console (platform admins) and its sign-in page and assets
+  "GET /admin/assets/charts.js",
   "GET /admin/assets/console.css",
   "GET /admin/assets/console.js",
+  "GET /admin/assets/uplot.css",
+  "GET /admin/assets/uplot.js",
   "GET /admin/jobs",
   "GET /admin/jobs/{id}",
   "GET /admin/queues",
   "GET /admin/sign-in",
+  "GET /api/v1/admin/charts", // the console's charts over time (platform admins)
   "GET /api/v1/admin/jobs", // the operators' API (platform admins; no execution session)
   "GET /api/v1/admin/jobs/{id}",
   "POST /api/v1/admin/commands/{name}",
