@@ -24,8 +24,8 @@ describe("fusion settings per kind of memory", () => {
 
   it("a small RRF constant lets the first places of a list count more", () => {
     // x: first in BM25, absent from dense; y: third in both.
-    const lexical = [{ id: "x" }, { id: "w" }, { id: "y" }];
-    const dense = [{ id: "z" }, { id: "v" }, { id: "y" }];
+    const lexical = [{ id: "x", score: 3 }, { id: "w", score: 2 }, { id: "y", score: 1 }];
+    const dense = [{ id: "z", score: 0.9 }, { id: "v", score: 0.8 }, { id: "y", score: 0.7 }];
     expect(fuseRankings(lexical, dense, 3, { ...DEFAULT_FUSION, k: 60 })[0]!.id).toBe("y");
     expect(fuseRankings(lexical, dense, 3, { ...DEFAULT_FUSION, k: 0.5 })[0]!.id).toBe("x");
   });
