@@ -112,6 +112,8 @@ describe("counts and lists in the docs agree with the server and the catalog", (
     for (const n of [L.IMPORT_BODY_BYTES, L.OFFLOAD_BODY_BYTES, L.MAX_IMPORT_LINES, L.MAX_IMPORT_CHARS, L.BODY_LIMIT_BYTES, L.MAX_OFFLOAD_TURN_CHARS, L.MAX_OFFLOAD_TOTAL_CHARS]) {
       expect(memory, String(n)).toContain(fmt(n));
     }
+    for (const file of ["docs/mcp.md", "docs/security.md"]) expect(read(file), file).toContain(fmt(L.IMPORT_BODY_BYTES));
+    expect(read("docs/security.md")).toContain(fmt(L.OFFLOAD_BODY_BYTES));
     expect(memory).toContain(`import ≤${fmt(L.MAX_IMPORT_LINES)} lines (header + ${fmt(L.MAX_ENTITIES_PER_NAMESPACE)} entities + ${L.MAX_FACTS_PER_NAMESPACE} facts + ${L.MAX_HISTORY_PER_NAMESPACE} history)`);
     expect(memory).toContain(`offload ≤${L.MAX_OFFLOAD_TURNS}\nturns / ${fmt(L.MAX_OFFLOAD_TURN_CHARS)} chars per turn / ${fmt(L.MAX_OFFLOAD_TOTAL_CHARS)} per request / ${L.MAX_OFFLOAD_QUEUE_BATCHES} pending batches`);
   });
