@@ -7,7 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ERRORS } from "../../core/errors";
+import { AppError, ERRORS } from "../../core/errors";
+import { decide } from "../../core/authorize-rules";
+import { makeIdentity } from "../../core/execution/identity";
 import { ID_RULE, IDENTITY_REFUSALS, refusalTable, refusalTableMarkdown } from "../../core/errors-identity";
 
 const START = "<!-- refusal-table:start -->";
@@ -39,5 +41,30 @@ describe("identity and authentication refusals", () => {
     }
     expect(ERRORS.invalid_identity.message).toContain(ID_RULE);
     expect(IDENTITY_REFUSALS.authorization_not_bearer.message).toContain("Bearer");
+  });
+
+  it("each identity field is named when it breaks the rule, and its value is never quoted", () => {
+    const good = { tenant_id: "org-1", subject_id: "user-1", session_id: "thread-1", parent_session_id: "thread-1" };
+    const bad = "bad id!seen";
+    for (const field of ["tenant_id", "subject_id", "session_id", "parent_session_id"] as const) {
+      const input = { ...good, [field]: bad, ...(field === "session_id" ? { parent_session_id: bad } : {}) };
+      const err = (() => {
+        try {
+          makeIdentity(input);
+        } catch (e) {
+          return e as AppError;
+        }
+        throw new Error("accepted");
+      })();
+      expect([err.code, err.message, err.details], field).toEqual(["invalid_identity", IDENTITY_REFUSALS[`identity_${field}_malformed`].message, { field }]);
+      expect(err.message).not.toContain(bad);
+    }
+    expect(() => makeIdentity({ ...good, parent_session_id: "thread-2" })).toThrow(IDENTITY_REFUSALS.identity_parent_differs.message);
+    // The authorization rules name a malformed session ID by cause too (a job or a submission that names one).
+    expect(decide({ credential: { kind: "api_key", prefix: "csk_00000000", hash: "00" }, sessionId: bad }, undefined, new Date())).toMatchObject({
+      ok: false,
+      code: "invalid_session_header",
+      cause: "session_id_malformed",
+    });
   });
 });
