@@ -3,6 +3,7 @@
  *  - the class: for every operation of the catalog, every string field at its maxLength, written in
  *    the most expensive JSON encoding (each character a `\uXXXX` escape), fits the body limit of its
  *    REST route and of /mcp; so do the documented totals the schemas cannot say (offload's);
+ *  - a full session namespace (512 facts, 1,024 entities, 512 history), exported, imports back;
  *  - at the limit, over the real app: an export padded to exactly 1,048,576 characters, every
  *    character escaped (a 6 MiB body), imports back — session and repository memory, REST and MCP;
  *    one character over is `400 validation_failed`, one byte over the route's body limit is
@@ -16,7 +17,17 @@ import { bodyLimitOf, bodyRoutes } from "../../api/json-body";
 import { MCP_PATH } from "../../api/mcp/http";
 import { grantRepo, createRepo } from "../../core/accounts/accounts";
 import { systemClock } from "../../core/clock";
-import { BODY_LIMIT_BYTES, IMPORT_BODY_BYTES, jsonStringMaxBytes, MAX_IMPORT_CHARS, MAX_OFFLOAD_TOTAL_CHARS, MAX_OFFLOAD_TURNS } from "../../core/limits";
+import {
+  BODY_LIMIT_BYTES,
+  IMPORT_BODY_BYTES,
+  jsonStringMaxBytes,
+  MAX_ENTITIES_PER_NAMESPACE,
+  MAX_FACTS_PER_NAMESPACE,
+  MAX_HISTORY_PER_NAMESPACE,
+  MAX_IMPORT_CHARS,
+  MAX_OFFLOAD_TOTAL_CHARS,
+  MAX_OFFLOAD_TURNS,
+} from "../../core/limits";
 import { CATALOG } from "../../ops/catalog";
 import { testContextWithMemory } from "../support/app";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
@@ -135,6 +146,39 @@ describe("an export at the import limit imports back (REST and MCP)", () => {
     { subject: "Zähler", predicate: "owned_by", object: "チーム認証", subject_type: "module", object_type: "team" },
     { subject: "TokenStore", predicate: "stores", object: "session tokens — 30 min TTL" },
   ];
+
+  it("a full session namespace (512 facts, 1,024 entities, 512 history) exported imports back over REST and MCP", async () => {
+    const from = await registerThread(srv.url, a.apiKey);
+    const sm = `/api/v1/repos/${a.repoId}/session-memory`;
+    const n = MAX_FACTS_PER_NAMESPACE;
+    const name = (k: string, i: number) => `${k}${String(i).padStart(4, "0")}`;
+    const first = Array.from({ length: n }, (_, i) => ({ subject: name("s", i), predicate: "has", object: name("o", i) }));
+    expect((await call(srv.url, "POST", sm, { headers: from.headers, body: { triples: first } })).status).toBe(200);
+    // Each subject's single-valued `has` moves to the next object: 512 facts end in the history, the
+    // entities stay 1,024.
+    const second = Array.from({ length: n }, (_, i) => ({ subject: name("s", i), predicate: "has", object: name("o", (i + 1) % n) }));
+    const moved = await call(srv.url, "POST", sm, { headers: from.headers, body: { triples: second, single_valued: ["has"] } });
+    expect(moved.status, moved.text.slice(0, 300)).toBe(200);
+    const exported = await call(srv.url, "GET", `${sm}/export`, { headers: from.headers });
+    expect([exported.body.entities, exported.body.facts, exported.body.history]).toEqual([MAX_ENTITIES_PER_NAMESPACE, n, MAX_HISTORY_PER_NAMESPACE]);
+    const jsonl = exported.body.jsonl as string;
+    // Over the old 256 KiB body limit as a plain JSON body, and far over it escaped.
+    expect(Buffer.byteLength(JSON.stringify({ jsonl }))).toBeGreaterThan(BODY_LIMIT_BYTES);
+
+    const rest = await registerThread(srv.url, a.apiKey);
+    const r = await call(srv.url, "POST", `${sm}/import`, { headers: rest.headers, body: { jsonl } });
+    expect([r.status, r.body?.facts, r.body?.error?.code]).toEqual([200, n, undefined]);
+    const viaMcp = await registerThread(srv.url, a.apiKey);
+    const m = await call(srv.url, "POST", MCP_PATH, {
+      headers: mcpHeaders(viaMcp.headers, "import_session_memory"),
+      rawBody: mcpCall("import_session_memory", `{"repo":"${a.repoId}","jsonl":${escapedLiteral(jsonl)}}`),
+    });
+    const result = rpc(m.text).result;
+    expect([m.status, result.isError ?? false, result.structuredContent?.facts]).toEqual([200, false, n]);
+    // What was imported is the same memory: exported again, the same counts.
+    const again = await call(srv.url, "GET", `${sm}/export`, { headers: rest.headers });
+    expect([again.body.entities, again.body.facts, again.body.history]).toEqual([MAX_ENTITIES_PER_NAMESPACE, n, MAX_HISTORY_PER_NAMESPACE]);
+  }, 180_000);
 
   it("session memory: a padded, fully escaped export imports over REST and MCP; one character over is refused", async () => {
     const from = await registerThread(srv.url, a.apiKey);
