@@ -1,17 +1,16 @@
 /**
  * The express app factory. No listen here: the runtime or a test listens.
- * Bodies are JSON, at most BODY_LIMIT, validated with zod in each route
+ * Bodies are JSON, at most BODY_LIMIT_BYTES or their operation's own limit, validated with zod in each route
  * (one exception: a snapshot upload's raw archive, api/raw-body.ts), after
  * the boundary scan (core/boundary.ts); path segments pass it before routing.
  */
-import express, { type Express, type Request } from "express";
+import express, { type Express } from "express";
 import { AppError } from "../core/errors";
 import { createRateLimits } from "../core/rate-limit";
-import { BODY_LIMIT_BYTES } from "../core/limits";
 import type { AppContext } from "./context";
 import { csrfGuard } from "./csrf";
-import { errorMiddleware, isRawBodyRoute, jsonBodyOnly, pathGuard } from "./http";
-import { JSON_TYPES } from "./body-errors";
+import { errorMiddleware, jsonBodyOnly, pathGuard } from "./http";
+import { jsonBodies } from "./json-body";
 import { healthRoutes } from "./routes/health";
 import { operationRoutes } from "./operations";
 import { openApiRoutes } from "./openapi";
@@ -48,8 +47,9 @@ export function createApp(ctx: AppContext): Express {
   // CSRF: a cookie-authenticated unsafe request must be same-origin (api/csrf.ts), before any body is read.
   app.use(csrfGuard(ctx));
   app.use(jsonBodyOnly());
-  // JSON bodies everywhere but the raw-body routes, which refuse JSON themselves, naming the type they take.
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: (req) => !isRawBodyRoute(req as Request) && Boolean((req as Request).is(JSON_TYPES)) }));
+  // JSON bodies everywhere but the raw-body routes, which refuse JSON themselves, naming the type they take;
+  // each route's limit is BODY_LIMIT_BYTES or its operation's own (api/json-body.ts).
+  app.use(jsonBodies());
   app.use(healthRoutes(ctx));
   app.use(wellKnownRoutes(ctx));
   app.use(removedRoutes());

@@ -16,6 +16,7 @@ import type { Request, RequestHandler } from "express";
 import { authenticate, authenticateFor, type Actor } from "../core/auth/authenticate";
 import { authorize, authorizeAsking, type Authorized, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
+import { identityRefusal } from "../core/errors-identity";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { isValidId, type Identity } from "../core/execution/identity";
 import { metaSession, oneSession } from "../core/execution/session-sources";
@@ -76,9 +77,12 @@ function headerSession(req: Request): string | null {
   const session = header(req, SESSION_HEADER);
   const parent = header(req, PARENT_HEADER);
   if (session === undefined && parent === undefined) return null;
-  if (session === undefined || parent === undefined || !isValidId(session) || !isValidId(parent) || session !== parent) {
-    throw new AppError("invalid_session_header");
-  }
+  // Each cause its own message, naming the header; never the value sent.
+  if (parent === undefined) throw identityRefusal("session_header_alone");
+  if (session === undefined) throw identityRefusal("parent_header_alone");
+  if (!isValidId(session)) throw identityRefusal("session_header_malformed");
+  if (!isValidId(parent)) throw identityRefusal("parent_header_malformed");
+  if (session !== parent) throw identityRefusal("session_headers_differ");
   return session;
 }
 
@@ -114,7 +118,7 @@ export async function resolveExecution(ctx: AppContext, req: Request, repo?: Rep
   }
   const actor = await authenticate(ctx.db, ctx.clock, creds);
   const principal = principalOf(actor);
-  if (actor.kind !== "browser" || !actor.loginTokenHash) throw new AppError("invalid_session_header");
+  if (actor.kind !== "browser" || !actor.loginTokenHash) throw identityRefusal("session_not_named");
   // The dashboard binding: registered on first use in each 7-day window.
   const dashboard = dashboardSessionId(actor.loginTokenHash, actor.orgId, ctx.clock.now());
   const bind = async (): Promise<ResolvedExecution> => {

@@ -6,6 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import { findUnsafeValue, isSafeId } from "../core/boundary";
 import { AppError, coerceError } from "../core/errors";
+import { identityRefusal } from "../core/errors-identity";
 import { MAX_ID_CHARS } from "../core/limits";
 import type { Actor, Credentials } from "../core/auth/authenticate";
 import type { Logger } from "../core/log";
@@ -87,14 +88,15 @@ export function readCookie(req: Request, name: string): string | undefined {
 export function credentialsOf(req: Request): Credentials {
   const auth = req.headers.authorization;
   if (auth !== undefined) {
-    const m = /^Bearer ([^\s]+)$/.exec(auth);
-    // A present but unusable Authorization header is a bad credential, not an absent one.
-    return { bearer: m ? m[1]! : "" };
+    // The scheme is case-insensitive (RFC 9110); a present but unusable Authorization header is a bad
+    // credential, not an absent one, and its refusal says the scheme (core/auth/authenticate.ts).
+    const m = /^Bearer ([^\s]+)$/i.exec(auth);
+    return m ? { bearer: m[1]! } : { bearer: "", notBearer: true };
   }
   const cookie = readCookie(req, SESSION_COOKIE);
   const org = req.headers[ORG_HEADER];
   if (typeof org === "string" && org.length > 0 && (org.length > MAX_ID_CHARS || !isSafeId(org))) {
-    throw new AppError("validation_failed", { message: "The X-CodeSynapse-Org header is not valid." });
+    throw identityRefusal("org_header_malformed");
   }
   return { cookieToken: cookie, orgHeader: typeof org === "string" && org.length > 0 ? org : undefined };
 }

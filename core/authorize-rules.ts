@@ -19,6 +19,7 @@
 import { safeEqualHex } from "./crypto";
 import { isValidId } from "./execution/identity";
 import type { ErrorCode } from "./errors";
+import type { IdentityRefusal } from "./errors-identity";
 import type { RepoLevel, Role } from "../db/schema";
 
 /** Who asks: a credential presented at the API boundary, or the principal a job row recorded. */
@@ -84,7 +85,15 @@ export interface Caller {
 
 export type Decision =
   | { ok: true; caller: Caller; binding?: { expiresAt: Date }; repo?: { repoId: string; repoName: string; orgId: string; level: RepoLevel } }
-  | { ok: false; code: ErrorCode; details?: Record<string, unknown>; /** An expiry observed here: tombstone the binding. */ tombstone?: true };
+  | {
+      ok: false;
+      code: ErrorCode;
+      /** Which of the code's causes, when it has several (core/errors-identity.ts): it words the message. */
+      cause?: IdentityRefusal;
+      details?: Record<string, unknown>;
+      /** An expiry observed here: tombstone the binding. */
+      tombstone?: true;
+    };
 
 const LEVEL_RANK: Record<RepoLevel, number> = { read: 1, write: 2, admin: 3 };
 
@@ -96,12 +105,14 @@ const refuse = (code: ErrorCode, extra: Omit<Extract<Decision, { ok: false }>, "
 
 /** The rules, in the order above, over the row read for `q` (undefined: the statement found nothing for it). */
 export function decide(q: AuthQuery, row: AuthRow | undefined, now: Date): Decision {
-  if (q.sessionId !== undefined && !isValidId(q.sessionId)) return refuse("invalid_session_header");
+  if (q.sessionId !== undefined && !isValidId(q.sessionId)) return refuse("invalid_session_header", { cause: "session_id_malformed" });
   const r = row ?? EMPTY_ROW;
+  // A credential that matches nothing: the message says which kind was not recognised.
+  const unknown = { cause: q.credential.kind === "browser" ? "sign_in_unknown" : "api_key_unknown" } as const;
   const credential = checkCredential(q.credential, r, now);
-  if (credential) return refuse(credential);
+  if (credential) return refuse(credential, credential === "invalid_credentials" ? unknown : {});
   const account = checkAccount(q.credential, r);
-  if (account) return refuse(account);
+  if (account) return refuse(account, account === "invalid_credentials" ? unknown : {});
   const caller: Caller = {
     kind: r.key_id !== null ? "api_key" : "browser",
     orgId: r.org_id!,

@@ -17,6 +17,7 @@
  */
 import { sql } from "kysely";
 import { AppError } from "./errors";
+import { identityRefusal } from "./errors-identity";
 import { makeIdentity, type Identity } from "./execution/identity";
 import { isSafeId } from "./boundary";
 import { MAX_ID_CHARS } from "./limits";
@@ -153,6 +154,7 @@ export interface Resolution {
 }
 
 function refusal(d: Extract<ReturnType<typeof decide>, { ok: false }>): AppError {
+  if (d.cause) return identityRefusal(d.cause, d.details);
   return new AppError(d.code, d.details ? { details: d.details } : {});
 }
 

@@ -6,28 +6,38 @@
 export const ERRORS = {
   // 400
   validation_failed: { status: 400, message: "The request is not valid." },
-  invalid_session_header: { status: 400, message: "The execution session headers are missing, malformed or do not match." },
+  invalid_session_header: {
+    status: 400,
+    message: "The execution session headers are not valid: send X-CodeSynapse-Session and X-CodeSynapse-Parent-Session, both the same thread ID of 1 to 128 characters of A-Z, a-z, 0-9 and . _ : -.",
+  },
   session_source_conflict: {
     status: 400,
-    message: "The request names two different execution sessions (its headers, its MCP _meta or the runtime's environment); one request runs as one thread.",
+    message:
+      "The request names two different threads (in its execution headers, its MCP _meta keys, its batch's messages or the runtime's environment); one request runs as one thread: name one, or the same ID in each place.",
   },
-  invalid_identity: { status: 400, message: "The execution identity is not valid." },
+  invalid_identity: {
+    status: 400,
+    message: "The execution identity is not valid: tenant_id, subject_id, session_id and parent_session_id must each be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : -, and parent_session_id must equal session_id.",
+  },
   unknown_command: { status: 400, message: "There is no such command; the usage (on stderr) lists them." },
   idempotency_key_invalid: { status: 400, message: "The idempotency key must be 1 to 255 characters of A-Z, a-z, 0-9 and . _ : ~ + / = -." },
   mcp_protocol_unsupported: { status: 400, message: "The MCP-Protocol-Version header names a protocol version this server does not support." },
   // 401
-  unauthenticated: { status: 401, message: "Authentication is required." },
-  invalid_credentials: { status: 401, message: "The credentials are not valid." },
-  api_key_revoked: { status: 401, message: "The API key has been revoked." },
+  unauthenticated: { status: 401, message: "Authentication is required: send Authorization: Bearer <API key> (or sign in, for the browser pages)." },
+  invalid_credentials: { status: 401, message: "The credentials are not valid: send Authorization: Bearer <API key>, or sign in again." },
+  api_key_revoked: { status: 401, message: "The API key has been revoked: create a new one (codesynapse admin create-api-key)." },
   login_session_ended: { status: 401, message: "The sign-in has ended; sign in again." },
   // 403
   forbidden: { status: 403, message: "The caller may not do this." },
-  user_suspended: { status: 403, message: "The user is suspended." },
-  membership_suspended: { status: 403, message: "The membership in this organisation is suspended." },
-  org_suspended: { status: 403, message: "The organisation is suspended." },
-  not_a_member: { status: 403, message: "The user is not a member of this organisation." },
+  user_suspended: { status: 403, message: "The user is suspended: an operator of the platform can lift it." },
+  membership_suspended: { status: 403, message: "The membership in this organisation is suspended: an owner or admin of the organisation can lift it." },
+  org_suspended: { status: 403, message: "The organisation is suspended: an operator of the platform can lift it." },
+  not_a_member: { status: 403, message: "The user is not a member of this organisation: an owner or admin of it can add them, or select another (X-CodeSynapse-Org)." },
   org_selection_required: { status: 400, message: "Select an organisation with the X-CodeSynapse-Org header." },
-  session_forbidden: { status: 403, message: "The execution session belongs to another caller." },
+  session_forbidden: {
+    status: 403,
+    message: "The execution session belongs to another caller (another user, or another sign-in's dashboard): name a thread registered by this caller, or register a new one.",
+  },
   dashboard_session_named: { status: 403, message: "A dashboard session is implicit to its browser sign-in: it cannot be named or registered." },
   mcp_binding_mismatch: { status: 403, message: "This MCP session is bound to another execution session or caller." },
   repo_permission_denied: { status: 403, message: "The caller lacks the repository permission this needs." },
@@ -36,7 +46,10 @@ export const ERRORS = {
   csrf_refused: { status: 403, message: "Cross-site request refused: a signed-in browser's changes must come from this site's own pages." },
   // 404
   not_found: { status: 404, message: "Not found." },
-  session_not_found: { status: 404, message: "The execution session is not registered." },
+  session_not_found: {
+    status: 404,
+    message: "The execution session is not registered: register the thread with POST /api/v1/execution/sessions (the runtime's hook does) before naming it.",
+  },
   repo_not_found: { status: 404, message: "The repository does not exist or is not visible." },
   job_not_found: { status: 404, message: "The job does not exist or is not visible." },
   upload_not_found: { status: 404, message: "The upload does not exist, has expired or is not visible to this session." },
@@ -44,12 +57,12 @@ export const ERRORS = {
   // 409
   job_failed: { status: 409, message: "The job did not succeed; its status and error code are in the details." },
   conflict: { status: 409, message: "The request conflicts with the current state." },
-  session_claimed: { status: 409, message: "The execution session is already bound to another caller." },
+  session_claimed: { status: 409, message: "The execution session is already bound to another caller: a thread ID is registered once, ever; use a new, unique ID." },
   idempotency_key_reused: { status: 409, message: "This idempotency key was used for a different request; use a new key for a new request." },
   revision_conflict: { status: 409, message: "The memory changed since it was read; reload and retry." },
   // 410
-  session_expired: { status: 410, message: "The execution session has expired." },
-  session_revoked: { status: 410, message: "The execution session has been revoked." },
+  session_expired: { status: 410, message: "The execution session has expired (7 days after registration) and can never be used again: register a new thread." },
+  session_revoked: { status: 410, message: "The execution session has been revoked and can never be used again: register a new thread." },
   namespace_closed: { status: 410, message: "This session-memory namespace was cleared and is closed." },
   gone: { status: 410, message: "This endpoint has been removed." },
   // 413

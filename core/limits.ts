@@ -3,7 +3,10 @@
  * Change a number here and nowhere else.
  */
 
-/** HTTP-6: request bodies larger than this are refused with 413 before any work. */
+/**
+ * HTTP-6: request bodies larger than this are refused with 413 before any work — unless the route's
+ * operation declares a larger body (`Operation.bodyBytes`: a documented limit of one of its fields needs it).
+ */
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
@@ -56,6 +59,21 @@ export const MAX_SUPERSEDES = 64;
 /** Export / import of one session namespace, JSON Lines: lines and total characters. */
 export const MAX_IMPORT_LINES = MAX_FACTS_PER_NAMESPACE + MAX_ENTITIES_PER_NAMESPACE + MAX_HISTORY_PER_NAMESPACE + 1;
 export const MAX_IMPORT_CHARS = 1024 * 1024;
+/**
+ * The most bytes one JSON string of `chars` UTF-16 code units can take in a request body, whatever
+ * the client's encoder does: every unit written as a `\uXXXX` escape (6 bytes), plus the quotes.
+ * JSON.stringify writes 1-3 bytes a unit; Python's json.dumps (ensure_ascii) writes 6 for non-ASCII.
+ */
+export function jsonStringMaxBytes(chars: number): number {
+  return 6 * chars + 2;
+}
+/** Room a body gets for its other fields (and the MCP envelope) beside its one large text. */
+export const BODY_ENVELOPE_BYTES = 64 * 1024;
+/**
+ * HTTP-6, per route: the JSON body of an import (session or repository memory, REST and MCP): its
+ * text at MAX_IMPORT_CHARS in any JSON encoding, so every export (at most MAX_IMPORT_CHARS) imports.
+ */
+export const IMPORT_BODY_BYTES = jsonStringMaxBytes(MAX_IMPORT_CHARS) + BODY_ENVELOPE_BYTES;
 /** Repository graph reads: nodes per search, hops and edges per subgraph. */
 export const MAX_GRAPH_SEARCH_LIMIT = 200;
 export const MAX_SUBGRAPH_DEPTH = 3;
@@ -67,6 +85,8 @@ export const MAX_OFFLOAD_TURNS = 64;
 export const MAX_OFFLOAD_TURN_CHARS = 8192;
 export const MAX_OFFLOAD_TOTAL_CHARS = 65536;
 export const MAX_OFFLOAD_QUEUE_BATCHES = 256;
+/** HTTP-6, per route: an offload's body: MAX_OFFLOAD_TOTAL_CHARS of turn text in any JSON encoding, and the turns' other fields. */
+export const OFFLOAD_BODY_BYTES = jsonStringMaxBytes(MAX_OFFLOAD_TOTAL_CHARS) + BODY_ENVELOPE_BYTES;
 /** MEM-6: durable repository memory, per repository, and per write. */
 export const MAX_REPO_NODES = 200_000;
 export const MAX_REPO_FACTS = 200_000;

@@ -20,6 +20,8 @@ import {
   MAX_REPO_HISTORY,
   MAX_REPO_TRANSFER_FACTS,
   MAX_IMPORT_CHARS,
+  IMPORT_BODY_BYTES,
+  OFFLOAD_BODY_BYTES,
   MAX_PROMOTE_FACT_IDS,
   MAX_SINGLE_VALUED_PREDICATES,
   MAX_SUBGRAPH_DEPTH,
@@ -91,6 +93,7 @@ export const recallContext = defineOperation({
 export const offloadTurns = defineOperation({
   name: "session_memory.offload",
   title: "Offload conversation turns",
+  bodyBytes: OFFLOAD_BODY_BYTES,
   description:
     "Call this after each finished exchange (or before the context is compacted) with the turns since the last call: the " +
     "local memory extractor keeps what lasts — decisions, corrections, rules, preferences, code locations (files, symbols, " +
@@ -231,6 +234,7 @@ export const exportSessionMemory = defineOperation({
 export const importSessionMemory = defineOperation({
   name: "session_memory.import",
   title: "Import memory into this thread",
+  bodyBytes: IMPORT_BODY_BYTES,
   description:
     "Imports a JSON Lines export (from export_session_memory) into THIS thread's session memory for the repository, which " +
     "must hold no facts yet. All or nothing: every line is validated, names and sources are redacted, and every limit of " +
@@ -461,6 +465,7 @@ export const exportRepositoryMemory = defineOperation({
 export const importRepositoryMemory = defineOperation({
   name: "repository_memory.import",
   title: "Import durable memory into the repository",
+  bodyBytes: IMPORT_BODY_BYTES,
   description:
     "Imports a JSON Lines export (from export_repository_memory) into the repository's DURABLE memory (write permission), " +
     "which must hold no memory facts and no history yet (its code graph may be there). All or nothing: every line is " +

@@ -203,6 +203,12 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown,
    * The contract fuzzer holds the two to agreeing (positive data accepted, negative refused).
    */
   inputRules?: Record<string, unknown>;
+  /**
+   * The largest JSON body (bytes) a call needs when its documented limits need more than the API's
+   * BODY_LIMIT_BYTES: a field at its limit in any JSON encoding (core/limits.ts jsonStringMaxBytes).
+   * The REST route takes this much, and so does /mcp, which carries every tool's call.
+   */
+  bodyBytes?: number;
   http?: readonly HttpBinding[];
   mcp?: McpBinding;
   /** Rules across fields (exactly one source), checked after the fields' own schemas. */

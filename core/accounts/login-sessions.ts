@@ -2,6 +2,7 @@
  * Browser sign-in: the cookie holds a random token; only its SHA-256 is stored.
  */
 import { AppError } from "../errors";
+import { identityRefusal } from "../errors-identity";
 import { hashPassword, randomId, randomToken, sha256Hex, verifyPassword } from "../crypto";
 import type { Clock } from "../clock";
 import { endDashboardBindings } from "../registry/registry";
@@ -24,9 +25,9 @@ export async function login(
   if (!user?.password_hash) {
     dummyHash ??= hashPassword("not-a-real-password");
     await verifyPassword(input.password, await dummyHash);
-    throw new AppError("invalid_credentials");
+    throw identityRefusal("login_refused");
   }
-  if (!(await verifyPassword(input.password, user.password_hash))) throw new AppError("invalid_credentials");
+  if (!(await verifyPassword(input.password, user.password_hash))) throw identityRefusal("login_refused");
   if (user.suspended_at) throw new AppError("user_suspended");
   const token = randomToken(32);
   const expiresAt = new Date(clock.now().getTime() + input.ttlHours * 3600_000);

@@ -6,6 +6,7 @@
  * ended sign-in or a suspension takes effect on the next request.
  */
 import { AppError } from "../errors";
+import { identityRefusal } from "../errors-identity";
 import { sha256Hex } from "../crypto";
 import { API_KEY_PATTERN, apiKeyPrefix } from "../accounts/api-keys";
 import { resolveQuery, type Authorized, type Caller, type Credential, type RepoAccess } from "../authorize";
@@ -32,6 +33,8 @@ export interface Actor {
 export interface Credentials {
   /** The `Authorization: Bearer …` value. */
   bearer?: string | undefined;
+  /** An Authorization header was sent, but not as `Bearer <token>` (another scheme, or no token). */
+  notBearer?: true | undefined;
   /** The sign-in cookie's token. */
   cookieToken?: string | undefined;
   /** `X-CodeSynapse-Org` (browser callers only). */
@@ -40,12 +43,13 @@ export interface Credentials {
 
 /** The presented credential as the statement's input; malformed ones are refused before any read. */
 function credentialOf(creds: Credentials): { credential: Credential; tokenHash: string | null } {
+  if (creds.notBearer) throw identityRefusal("authorization_not_bearer");
   if (creds.bearer !== undefined) {
-    if (!API_KEY_PATTERN.test(creds.bearer)) throw new AppError("invalid_credentials");
+    if (!API_KEY_PATTERN.test(creds.bearer)) throw identityRefusal("api_key_malformed");
     return { credential: { kind: "api_key", prefix: apiKeyPrefix(creds.bearer), hash: sha256Hex(creds.bearer) }, tokenHash: null };
   }
   if (creds.cookieToken !== undefined) {
-    if (creds.cookieToken.length < 16 || creds.cookieToken.length > 128) throw new AppError("invalid_credentials");
+    if (creds.cookieToken.length < 16 || creds.cookieToken.length > 128) throw identityRefusal("sign_in_unknown");
     const tokenHash = sha256Hex(creds.cookieToken);
     return { credential: { kind: "browser", tokenHash, orgId: creds.orgHeader }, tokenHash };
   }

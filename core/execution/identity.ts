@@ -4,7 +4,7 @@
  * primary session ID always comes from the calling runtime (or, for a signed-in
  * browser, from the dashboard binding derived from its sign-in).
  */
-import { AppError } from "../errors";
+import { identityFieldRefusal, identityRefusal } from "../errors-identity";
 import { MAX_ID_CHARS } from "../limits";
 
 /** Execution IDs: a subset of the boundary rule's IDs (core/boundary.ts), with its bound. */
@@ -30,10 +30,10 @@ export function makeIdentity(input: {
 }): Identity {
   const fields = ["tenant_id", "subject_id", "session_id", "parent_session_id"] as const;
   for (const f of fields) {
-    if (!isValidId(input[f])) throw new AppError("invalid_identity", { details: { field: f } });
+    if (!isValidId(input[f])) throw identityFieldRefusal(f);
   }
   if (input.parent_session_id !== input.session_id) {
-    throw new AppError("invalid_identity", { message: "The parent session must equal the primary session.", details: { field: "parent_session_id" } });
+    throw identityRefusal("identity_parent_differs", { field: "parent_session_id" });
   }
   return Object.freeze({
     tenant_id: input.tenant_id as string,

@@ -17,6 +17,7 @@
  * only names, it never registers. Refusals are fixed text: they never quote an ID.
  */
 import { AppError } from "../errors";
+import { identityRefusal } from "../errors-identity";
 import { isValidId } from "./identity";
 
 /** The `_meta` keys runtimes put on MCP requests to name their thread (Codex, VS Code Copilot). */
@@ -56,7 +57,7 @@ export function metaSession(messages: readonly unknown[]): string | null {
     for (const key of RUNTIME_META_KEYS) {
       if (!Object.hasOwn(meta, key)) continue;
       const v = meta[key];
-      if (!isValidId(v)) throw new AppError("invalid_session_header", { message: "A thread ID in the request's _meta is malformed." });
+      if (!isValidId(v)) throw identityRefusal(key === "threadId" ? "meta_thread_id_malformed" : "meta_conversation_id_malformed");
       named.push(v);
     }
   }

@@ -16,6 +16,7 @@
  */
 import { sql } from "kysely";
 import { AppError, limitError } from "../errors";
+import { identityFieldRefusal } from "../errors-identity";
 import { sha256Hex } from "../crypto";
 import { audit } from "../audit";
 import { BINDING_TTL_MS, DASHBOARD_WINDOW_MS, MAX_ACTIVE_BINDINGS_PER_ORG, MAX_RETAINED_BINDINGS_PER_ORG } from "../limits";
@@ -89,7 +90,7 @@ export async function registerSession(
   sessionId: string,
   opts: { kind?: BindingKind } = {},
 ): Promise<Registration> {
-  if (!isValidId(sessionId)) throw new AppError("invalid_identity", { details: { field: "session_id" } });
+  if (!isValidId(sessionId)) throw identityFieldRefusal("session_id");
   const kind = opts.kind ?? "runtime";
   if (kind === "runtime" && isDashboardId(sessionId)) return refuseNamedDashboard(db, clock, p, sessionId, "register");
   if (kind === "dashboard" && (!isDashboardId(sessionId) || p.loginSessionId === null)) throw new AppError("invalid_identity", { details: { field: "session_id" } });

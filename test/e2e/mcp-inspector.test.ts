@@ -21,6 +21,7 @@ import { createApp } from "../../api/app";
 import { buildMemoryServices } from "../../main/memory";
 import { revokeApiKey } from "../../core/accounts/api-keys";
 import { systemClock } from "../../core/clock";
+import { IDENTITY_REFUSALS } from "../../core/errors-identity";
 import type { MemoryServices } from "../../core/memory/services";
 import type { JobQueue } from "../../queues/submit";
 import { jobKindHandlers } from "../../workers/pools/kinds";
@@ -118,7 +119,8 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     // The Inspector's error envelope carries the server's answer: its JSON-RPC error and stable code.
     const { error } = JSON.parse(r.stderr.trim().split("\n").at(-1)!) as { error: { code: string; message: string } };
     expect(error.message).toContain('"code":"invalid_credentials"');
-    expect(error.message).toContain("The credentials are not valid.");
+    // A bearer token that is not shaped like a key: the message says what a key looks like.
+    expect(error.message).toContain(IDENTITY_REFUSALS.api_key_malformed.message);
     // No login was started or asked for: no OAuth prompt, no TTY request, no client registration.
     expect(r.stderr).not.toMatch(/oauth|tty|authorization server|registration|browser/i);
     expect(r.stdout + r.stderr).not.toContain(WRONG_KEY);

@@ -58,7 +58,7 @@ describe("codesynapse mcp started by a runtime's own session variable", () => {
     expect(same.structuredContent).toMatchObject({ session_id: thread.session });
     // Another thread named in _meta is refused by the server, not run as this process's thread or as the other.
     const other = await registerThread(srv.url, a.apiKey);
-    await expect(client.callTool({ name: "get_identity", arguments: {}, _meta: { threadId: other.session } })).rejects.toThrow(/two different execution sessions/);
+    await expect(client.callTool({ name: "get_identity", arguments: {}, _meta: { threadId: other.session } })).rejects.toThrow(/The request names two different threads/);
   });
 
   it("started before the runtime's SessionStart hook registered the thread, it waits for the registration and then serves as that thread", async () => {
