@@ -34,7 +34,7 @@ import { isAdminCommand } from "../../ops/admin-usage";
 import { requireActor, requirePlatformAdmin } from "../auth";
 import type { AppContext } from "../context";
 import { parseWith, route } from "../http";
-import { adminJobView as jobViewWithThread, attemptView, groupView } from "./admin-views";
+import { adminJobView, attemptView, groupView } from "./admin-views";
 
 export const LOCAL_ADMIN_HEADER = "x-codesynapse-local-admin";
 /** Replay requeues at most this many jobs per call; the answer says when more matched. */
@@ -62,16 +62,6 @@ function localToken(ctx: AppContext, req: Request): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(want);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * A job as the operators' API shows it: everything of the console's view but the thread's session ID.
- * The operators' views name the organisation, repository and user of a job, never the chat thread it
- * ran for (docs/security.md): a thread's ID is its owner's, and an operator acts on the job row.
- */
-export function adminJobView(j: Parameters<typeof jobViewWithThread>[0]): Omit<ReturnType<typeof jobViewWithThread>, "session_id"> {
-  const { session_id: _thread, ...shown } = jobViewWithThread(j);
-  return shown;
 }
 
 export function adminApiRoutes(ctx: AppContext): Router {

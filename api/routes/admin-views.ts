@@ -1,6 +1,7 @@
 /**
  * What the operators' API and pages show of a job, an attempt and a failure group: names beside
- * ids, the failure in words (core/jobs/failure.ts), never a lease token. The views carry no
+ * ids, the failure in words (core/jobs/failure.ts), never a lease token and never the chat thread's
+ * session ID (an operator acts on the job row; a thread's ID is its owner's, docs/security.md). The views carry no
  * parameters or result: the console's job page alone shows those, as stored (redacted when stored)
  * and bounded (api/routes/admin-job-parts.ts).
  */
@@ -23,7 +24,6 @@ export function adminJobView(j: AdminJobRow) {
     repo_name: j.repo_name,
     actor_user_id: j.actor_user_id,
     actor_email: j.actor_email,
-    session_id: j.session_id,
     error_code: j.error_code,
     message: messageOf(j.error_code, j.error_message),
     attempts: j.attempts,
