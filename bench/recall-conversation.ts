@@ -49,7 +49,7 @@ import { PostgresVectorRows } from "../db/vector/local-postgres";
 import { buildEmbedder } from "../main/memory";
 import { scopeFor } from "./full-namespace";
 import { candidateEmbedders } from "./candidate-models";
-import { lexicographicallyAbove, score, SWEEP, type QualityRow } from "./recall-quality";
+import { bySmoothedDev, score, SWEEP, type QualityRow } from "./recall-quality";
 import { CATEGORIES, DEV_CONVERSATIONS, type Category, type LabelledConversation } from "./recall-conversation-set";
 import { HELD_OUT_CONVERSATIONS } from "./recall-conversation-held-out";
 
@@ -307,18 +307,20 @@ export async function benchRecallConversation(opts: { sweep?: boolean } = {}): P
   const sweep: SweepCell[] = [];
   let chosen: RecallConversationBench["chosen"] = null;
   if (opts.sweep && dev.length > 0) {
-    // Chosen on dev hit@5, then hit@1, then MRR (as bench/recall-quality.ts chooses).
-    let best: { f: Fusion; row: ConversationRow } | null = null;
+    // Chosen on dev as bench/recall-quality.ts chooses: the best neighbourhood (bySmoothedDev).
+    // Re-fusion is the served fusion here (session recall's BM25 sees the whole namespace either way).
+    const cells: Array<{ f: Fusion; s: ConversationRow }> = [];
     for (const k of SWEEP.k)
       for (const denseWeight of SWEEP.denseWeight)
         for (const perNode of SWEEP.perNode) {
           const f = { k, denseWeight, perNode };
           const row = rowOf("dev", `re-fused k=${k} w=${denseWeight} cap=${perNode}`, "all", dev, refuse(f));
           sweep.push({ k, weight: denseWeight, per_node: perNode, dev_hit1: row.hit1, dev_hit5: row.hit5, dev_mrr: row.mrr });
-          if (!best || lexicographicallyAbove([row.hit5, row.hit1, row.mrr], [best.row.hit5, best.row.hit1, best.row.mrr])) best = { f, row };
+          cells.push({ f, s: row });
         }
     const held = asked.filter((x) => x.half === "held-out");
-    const b = best!;
+    const top = bySmoothedDev(cells)[0]!;
+    const b = { f: top.f, row: top.s };
     chosen = { ...b.f, dev: b.row, heldOut: held.length > 0 ? rowOf("held-out", `re-fused k=${b.f.k} w=${b.f.denseWeight} cap=${b.f.perNode}`, "all", held, refuse(b.f)) : null };
   }
   const missHalves = (process.env.BENCH_CONVERSATION_MISSES ?? "").split(",").filter(Boolean);

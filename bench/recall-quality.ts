@@ -116,10 +116,30 @@ export function refusedRank(lexical: ListedFact[], dense: ListedFact[], fusion: 
   return i < 0 ? 0 : i + 1;
 }
 
-/** a > b comparing element by element (the first that differs decides). */
-export function lexicographicallyAbove(a: number[], b: number[]): boolean {
-  const i = a.findIndex((v, j) => v !== (b[j] ?? -Infinity));
-  return i >= 0 && a[i]! > (b[i] ?? -Infinity);
+/**
+ * Whether fusion figures `a` beat `b` on n questions: hit@5 decides when they differ by more than
+ * one question, MRR (which counts every rank up to 10, so it is the steadier figure) otherwise.
+ */
+export function betterFusion(a: { hit5: number; mrr: number }, b: { hit5: number; mrr: number }, n: number): boolean {
+  if (Math.abs(a.hit5 - b.hit5) > 1 / n + 1e-9) return a.hit5 > b.hit5;
+  return a.mrr > b.mrr;
+}
+
+/**
+ * The grid's cells ordered by their neighbourhood: each cell's dev hit@5 and MRR averaged with the
+ * cells one step away in k and in dense weight (same cap). A single cell that a question or two
+ * lifts above its neighbours is noise on sets this size; a region that is good holds.
+ */
+export function bySmoothedDev<T extends { f: Fusion; s: { hit5: number; mrr: number } }>(cells: T[]): T[] {
+  const at = (k: number, w: number, cap: number) => cells.find((c) => c.f.k === k && c.f.denseWeight === w && c.f.perNode === cap);
+  const near = (xs: readonly number[], x: number) => xs.filter((_, i) => Math.abs(i - xs.indexOf(x)) <= 1);
+  const smooth = (c: T) => {
+    const around = near(SWEEP.k, c.f.k).flatMap((k) => near(SWEEP.denseWeight, c.f.denseWeight).map((w) => at(k, w, c.f.perNode))).filter((x): x is T => !!x);
+    const mean = (f: (x: T) => number) => around.reduce((sum, x) => sum + f(x), 0) / around.length;
+    return { hit5: mean((x) => x.s.hit5), mrr: mean((x) => x.s.mrr) };
+  };
+  const scored = cells.map((c) => ({ c, m: smooth(c) }));
+  return scored.sort((a, b) => b.m.hit5 - a.m.hit5 || b.m.mrr - a.m.mrr).map((x) => x.c);
 }
 
 /** The dev sweep's grid: RRF constant × dense weight × per-node cap. */
@@ -194,25 +214,24 @@ export async function benchRecallQuality(): Promise<RecallQualityBench> {
       }
       // The sweep re-fuses the two real-path lists (top 50 each) with the served fusion at each
       // setting: the served fusion, except that BM25's IDF is over the lexical candidates rather than
-      // the union of both lists' (re-running recall per setting is too slow). It shortlists the best
-      // RQ_SHORTLIST (6) settings on dev; the real path then decides among them on dev. Order: hit@5,
-      // then hit@1, then MRR.
-      const ranked: Array<{ f: Fusion; key: number[] }> = [];
+      // the union of both lists' (re-running recall per setting is too slow). It shortlists the
+      // RQ_SHORTLIST (6) settings best on dev by their neighbourhood (bySmoothedDev); the real path then
+      // decides among them on dev (betterFusion).
+      const ranked: Array<{ f: Fusion; s: ReturnType<typeof score> }> = [];
       for (const k of SWEEP.k)
         for (const w of SWEEP.denseWeight)
           for (const perNode of SWEEP.perNode) {
             const f = { k, denseWeight: w, perNode };
             const s = score(dev(usable.map((_, j) => refusedRank(lexical.lists[j]!, dense.lists[j]!, f))));
             sweep.push({ embedder: label, k, weight: w, per_node: perNode, dev_hit1: s.hit1, dev_hit5: s.hit5, dev_mrr: s.mrr });
-            ranked.push({ f, key: [s.hit5, s.hit1, s.mrr] });
+            ranked.push({ f, s });
           }
-      ranked.sort((a, b) => (lexicographicallyAbove(a.key, b.key) ? -1 : lexicographicallyAbove(b.key, a.key) ? 1 : 0));
       const devQs = usable.filter((x) => x.i % 2 === 0);
       let best: { f: Fusion; dev: ReturnType<typeof score> } | undefined;
-      for (const { f } of ranked.slice(0, Number(process.env.RQ_SHORTLIST ?? 6))) {
+      for (const { f } of bySmoothedDev(ranked).slice(0, Number(process.env.RQ_SHORTLIST ?? 6))) {
         const real = score((await run("fused", recaller(f), 10, devQs)).ranks);
         note(`${label}: real path on dev, k ${f.k} weight ${f.denseWeight} per node ${f.perNode}: hit@1 ${real.hit1} hit@5 ${real.hit5} MRR ${real.mrr}`);
-        if (!best || lexicographicallyAbove([real.hit5, real.hit1, real.mrr], [best.dev.hit5, best.dev.hit1, best.dev.mrr])) best = { f, dev: real };
+        if (!best || betterFusion(real, best.dev, real.n)) best = { f, dev: real };
       }
       const heldQs = usable.filter((x) => x.i % 2 === 1);
       chosen[label] = { ...best!.f, dev: best!.dev, held_out: score((await run("fused", recaller(best!.f), 10, heldQs)).ranks) };

@@ -65,7 +65,7 @@ export const MINILM_L6_INT8: SentenceModelSpec = {
   dim: 384,
   maxTokens: 128,
   pooling: "mean",
-  fusion: { code: { k: 5, denseWeight: 2, perNode: 1 }, conversation: { k: 60, denseWeight: 4, perNode: 0 } },
+  fusion: { code: { k: 20, denseWeight: 3, perNode: 1 }, conversation: { k: 60, denseWeight: 4, perNode: 0 } },
   sha256: {
     model: "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
     tokenizer: "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
