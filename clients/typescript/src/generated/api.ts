@@ -5387,6 +5387,16 @@ export interface operations {
                         run_at: string;
                         started_at: string | null;
                         finished_at: string | null;
+                        /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                        recall: ("complete" | "partial") | null;
                     };
                 };
             };
@@ -5509,6 +5519,16 @@ export interface operations {
                             run_at: string;
                             started_at: string | null;
                             finished_at: string | null;
+                            /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                            follow_ups: {
+                                /** @description The follow-up job's id: read it like any job of this thread. */
+                                job_id: string;
+                                kind: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            }[];
+                            /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                            recall: ("complete" | "partial") | null;
                         }[];
                         next_before: string | null;
                     };
@@ -5628,6 +5648,16 @@ export interface operations {
                         run_at: string;
                         started_at: string | null;
                         finished_at: string | null;
+                        /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                        recall: ("complete" | "partial") | null;
                     };
                 };
             };
@@ -5663,6 +5693,16 @@ export interface operations {
                         run_at: string;
                         started_at: string | null;
                         finished_at: string | null;
+                        /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                        recall: ("complete" | "partial") | null;
                     };
                 };
             };
