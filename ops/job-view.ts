@@ -11,6 +11,7 @@ import { INGEST_KIND } from "../core/jobs/ingest";
 import { POOLS } from "../core/jobs/kind";
 import { codeMessage } from "../core/jobs/failure";
 import { MAX_JOB_FOLLOW_UPS } from "../core/limits";
+import type { Logger } from "../core/log";
 import type { MemoryServices } from "../core/memory/services";
 import type { Db } from "../db/schema";
 import type { JobRow } from "../queues/jobs";
@@ -57,7 +58,8 @@ export const jobViewSchema = z.object({
     .nullable()
     .describe(
       "For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current " +
-        "model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs.",
+        "model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, " +
+        "and while the repository's store cannot be read.",
     ),
 });
 
@@ -73,6 +75,7 @@ export interface JobSequel {
 export interface JobViewHost {
   db: Db;
   memory?: MemoryServices | undefined;
+  logger?: Logger | undefined;
 }
 
 const BUILDS_RECALL: ReadonlySet<string> = new Set([INGEST_KIND, EMBEDDING_KIND]);
@@ -85,10 +88,20 @@ export async function jobViews(host: JobViewHost, rows: readonly JobRow[]): Prom
     const repository = host.memory?.repository;
     if (!repository || r.repo_id === null || r.status !== "succeeded" || !BUILDS_RECALL.has(r.kind)) return Promise.resolve(null);
     let p = repos.get(r.repo_id);
-    if (!p) repos.set(r.repo_id, (p = recallOf(repository, r.repo_id)));
+    if (!p) repos.set(r.repo_id, (p = readRecall(host, repository, r.repo_id)));
     return p;
   };
   return Promise.all(rows.map(async (r) => jobView(r, { follow_ups: followUps.get(r.id) ?? [], recall: await recall(r) })));
+}
+
+/** A repository store that cannot answer now (an outage) does not fail the job read: recall is unknown (null). */
+async function readRecall(host: JobViewHost, repository: NonNullable<JobViewHost["memory"]>["repository"], repoId: string): Promise<RecallState | null> {
+  try {
+    return await recallOf(repository, repoId);
+  } catch (err) {
+    host.logger?.warn({ code: "recall_state_unavailable", err: err instanceof Error ? err.name : typeof err }, "the repository's recall could not be read");
+    return null;
+  }
 }
 
 /** One job's view (jobViews of one row). */

@@ -58,7 +58,8 @@ class JobsListResponse200JobsItem:
             finished yet: follow-ups start as it succeeds).
         recall (JobsListResponse200JobsItemRecallType0 | None): For a succeeded ingest or embedding job: whether its
             repository's recall is complete now (every node embedded for the current model) or partial (embeddings still
-            being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs.
+            being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the
+            repository's store cannot be read.
     """
 
     id: str

@@ -5395,7 +5395,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
                         }[];
-                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
                         recall: ("complete" | "partial") | null;
                     };
                 };
@@ -5527,7 +5527,7 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
                             }[];
-                            /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                            /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
                             recall: ("complete" | "partial") | null;
                         }[];
                         next_before: string | null;
@@ -5656,7 +5656,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
                         }[];
-                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
                         recall: ("complete" | "partial") | null;
                     };
                 };
@@ -5701,7 +5701,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
                         }[];
-                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs. */
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
                         recall: ("complete" | "partial") | null;
                     };
                 };
