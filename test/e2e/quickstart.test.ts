@@ -43,7 +43,7 @@ describe.concurrent("examples/quickstart.sh", () => {
     expect(r.stdout).toContain("core/accounts/api-keys.ts");
     // Asked once the ingest's follow-ups have embedded every node, the showcase answer names the code that verifies a key.
     expect(r.stderr).toMatch(/recall complete: [1-9]\d* embedding jobs/);
-    expect(r.stdout).toMatch(/checkCredential|authenticate/);
+    expect(r.stdout).toMatch(/#(checkCredential|authenticate|authenticateFor)\b/);
     expect(r.stdout).not.toContain("were still being built");
     // The server was running when the admin command bootstrapped the accounts; the data directory
     // the script made is gone with it.
