@@ -31,10 +31,13 @@ export async function waitForRecall(
   const now = o.now ?? (() => performance.now());
   const until = now() + o.maxMs;
   for (;;) {
+    // Whether vectors are on their way is read first: an embedding job that ends between the two
+    // reads has written its vectors by then, so the recall read after it sees them.
+    const underway = await embeddingUnderway(db, repoId);
     const recall = await recallOf(repository, repoId);
-    if (recall === "complete" || o.signal.aborted) return recall;
+    if (recall === "complete" || !underway || o.signal.aborted) return recall;
     const left = until - now();
-    if (left <= 0 || !(await embeddingUnderway(db, repoId))) return recall;
+    if (left <= 0) return recall;
     await sleepOrAbort(Math.min(o.pollMs, left), o.signal);
   }
 }
