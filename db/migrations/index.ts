@@ -21,7 +21,7 @@ import * as graphGenerations from "./20261203_1000_graph_generations";
 import * as repoMemoryMeta from "./20261203_2300_repo_memory_meta";
 import * as namespaceErasureReceipts from "./20261203_2310_namespace_erasure_receipts";
 import * as forgetErasureReceipts from "./20261204_0000_forget_erasure_receipts";
-import * as jobFollowUps from "./20261205_0100_job_follow_ups";
+import * as jobFollowUps from "./20261205_0200_job_follow_ups";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -41,5 +41,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_2300_repo_memory_meta": repoMemoryMeta,
   "20261203_2310_namespace_erasure_receipts": namespaceErasureReceipts,
   "20261204_0000_forget_erasure_receipts": forgetErasureReceipts,
-  "20261205_0100_job_follow_ups": jobFollowUps,
+  "20261205_0200_job_follow_ups": jobFollowUps,
 };
