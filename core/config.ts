@@ -3,7 +3,7 @@
  * (RUN-4). A bad value stops start-up with a message naming the variable.
  */
 import { z } from "zod";
-import { JOB_LEASE_MS, JOB_RECONCILE_MS, JOB_STALE_MS, SHUTDOWN_DRAIN_MS } from "./limits";
+import { AI_RECALL_WAIT_MAX_MS, AI_RECALL_WAIT_MS, JOB_LEASE_MS, JOB_RECONCILE_MS, JOB_STALE_MS, SHUTDOWN_DRAIN_MS } from "./limits";
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -173,6 +173,11 @@ export const configSchema = z.object({
   JOB_STALE_MS: z.coerce.number().int().min(500).max(60 * 60 * 1000).default(JOB_STALE_MS),
   /** RUN-5: on SIGTERM, how long running handlers and requests in flight may take to finish before rows are handed back and connections closed. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(SHUTDOWN_DRAIN_MS),
+  /**
+   * docs/job-kinds.md: how long an AI task (question, summary) on a repository whose embeddings are still being
+   * built (an embedding job of it queued or running) waits for them before it answers with partial recall; 0 = never waits.
+   */
+  AI_RECALL_WAIT_MS: z.coerce.number().int().min(0).max(AI_RECALL_WAIT_MAX_MS).default(AI_RECALL_WAIT_MS),
   /** JOB-9: when set, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (unset: open, for a scraper on a private network). */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").max(512).optional(),
   /**

@@ -157,6 +157,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export const MAX_HEADER_INPUT_CHARS = 1024;
 /** HTTP-5: the most jobs one page of GET /api/v1/jobs lists. */
 export const MAX_JOB_LIST = 100;
+/** A job view lists at most this many of its follow-up jobs: the newest (ops/job-view.ts). */
+export const MAX_JOB_FOLLOW_UPS = 20;
+/** How often an AI task waiting for its repository's embeddings checks them again (workers/pools/ai.ts). */
+export const AI_RECALL_POLL_MS = 500;
+/** The default and the largest AI_RECALL_WAIT_MS: how long an AI task waits for embeddings still being built. */
+export const AI_RECALL_WAIT_MS = 60_000;
+export const AI_RECALL_WAIT_MAX_MS = 10 * 60_000;
 /** Issue 14: the longest a job read may wait for a terminal status (`GET /jobs/{id}?wait=`, `get_job` `wait_ms`). */
 export const JOB_WAIT_MAX_MS = 30_000;
 /** Issue 14: job event streams — one shared status read per process per poll, jobs watched at once, heartbeat, stream lifetime. */

@@ -248,6 +248,8 @@ export interface JobsTable {
   /** Files done of total while an ingest runs (migration 20261203_0600); null for kinds that report none. */
   progress_done: ColumnType<number | null, number | null | undefined, number | null>;
   progress_total: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The job whose run began this one's chain of follow-ups (migration 20261205_0200); null for a job a client or a schedule submitted. */
+  origin_job_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One ended attempt of a job (migration 20261203_0800): written by a trigger when a running row leaves running. */

@@ -2,7 +2,8 @@
 # The README's walkthrough, end to end, on the embedded default (PGlite, no other service):
 # start the server; bootstrap an organisation, its owner, a repository and an API key with one
 # admin command (which goes through the running server); register a chat thread; upload a snapshot of a checkout (committed files only: no
-# node_modules, no .git, nothing .gitignore'd); ingest it; ask a question; read result.answer.
+# node_modules, no .git, nothing .gitignore'd); ingest it; wait for its follow-up embedding jobs (the ingest's `recall` becomes
+# "complete"); ask a question; read result.answer, which must name the code that verifies an API key.
 #
 #   bash examples/quickstart.sh [CHECKOUT]     # CHECKOUT defaults to this repository
 #
@@ -112,10 +113,39 @@ step "ingest"
 INGEST_JOB=$(field "$(api POST /api/v1/repos/webapp/ingest "${H[@]}" -H 'content-type: application/json' -d "{\"upload_id\":\"$UPLOAD_ID\"}")" job_id)
 echo "ingested $(field "$(settle "$INGEST_JOB")" result.files) files" >&2
 
+# recalled JOB_ID: polls the succeeded ingest until its follow-up jobs (the embedding batches it
+# started) have run and its repository's recall is complete; fails if a follow-up did not succeed.
+# Asked before that, an answer ranks part of the code by keywords only (and says so).
+recalled() {
+  local job recall
+  for _ in $(seq 1 600); do
+    job=$(api GET "/api/v1/jobs/$1" "${H[@]}")
+    recall=$(field "$job" recall)
+    node -e '
+      const j = JSON.parse(process.argv[1]);
+      const bad = j.follow_ups.find((f) => !["queued", "running", "succeeded"].includes(f.status));
+      if (bad) { console.error(`follow-up ${bad.kind} ${bad.job_id} ended ${bad.status}`); process.exit(1); }
+    ' "$job" || fail "job $1: a follow-up did not succeed: $job"
+    [ "$recall" = complete ] && { echo "$job"; return 0; }
+    sleep 0.5
+  done
+  fail "job $1: recall still partial after 300 s"
+}
+
+step "embeddings (the ingest's follow-up jobs)"
+WAITED=$SECONDS
+RECALLED=$(recalled "$INGEST_JOB")
+echo "recall complete: $(node -e 'console.log(JSON.parse(process.argv[1]).follow_ups.length)' "$RECALLED") embedding jobs, $((SECONDS - WAITED)) s after the ingest" >&2
+
 step "ask"
 AI_JOB=$(field "$(api POST /api/v1/repos/webapp/ai-tasks "${H[@]}" -H 'content-type: application/json' \
   -d '{"task":"question","question":"Where are API keys verified?"}')" job_id)
-ANSWER=$(field "$(settle "$AI_JOB")" result.answer)
+ASKED=$(settle "$AI_JOB")
+ANSWER=$(field "$ASKED" result.answer)
 [ -n "$ANSWER" ] || fail "the answer is empty"
+[ "$(field "$ASKED" result.recall)" = complete ] || fail "the answer was made with partial recall"
 step "result.answer"
 echo "$ANSWER"
+# The showcase question is answered by the code that verifies a key, not only by the code that makes one.
+# (The symbols, file#name: the file core/auth/authenticate.ts alone is not the verifying code.)
+grep -Eq '#(checkCredential|authenticate|authenticateFor)\b' <<<"$ANSWER" || fail "the answer does not name the code that verifies an API key (checkCredential, authenticate)"

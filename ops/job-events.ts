@@ -16,7 +16,7 @@ import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
 import type { JobRow } from "../queues/jobs";
 import { isTerminal, JobWatcher } from "../queues/job-watch";
-import { jobView } from "./job-view";
+import { viewJob, type JobViewHost } from "./job-view";
 import type { StreamEvent } from "./operation";
 
 export interface JobEvents {
@@ -48,7 +48,7 @@ export function jobEventsOf(host: JobEventsHost, opts: { pollMs?: number; heartb
 /** Changes with the status and with every write of the row (attempts, cancel requested). */
 const versionOf = (row: JobRow) => `${row.updated_at.getTime()}-${row.status}`;
 
-export function statusEvents(watcher: JobWatcher, first: JobRow, signal: AbortSignal): AsyncIterable<StreamEvent> {
+export function statusEvents(host: JobViewHost, watcher: JobWatcher, first: JobRow, signal: AbortSignal): AsyncIterable<StreamEvent> {
   const rows: JobRow[] = [first];
   let done = isTerminal(first);
   let wake = () => {};
@@ -81,7 +81,7 @@ export function statusEvents(watcher: JobWatcher, first: JobRow, signal: AbortSi
         const v = versionOf(row);
         if (v === last) continue;
         last = v;
-        yield { event: "status", data: jobView(row), id: v };
+        yield { event: "status", data: await viewJob(host, row), id: v };
         if (isTerminal(row)) {
           yield { event: "end", data: { status: row.status } };
           return;

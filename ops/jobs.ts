@@ -30,7 +30,7 @@ import { cancelJob } from "../queues/sql/cancelJob";
 import { listJobs } from "../queues/sql/listJobs";
 import { submitJobOnce } from "../queues/submit";
 import { jobEventsOf, statusEvents } from "./job-events";
-import { JOB_STATUSES, jobView, jobViewSchema } from "./job-view";
+import { JOB_STATUSES, jobViews, jobViewSchema, viewJob } from "./job-view";
 import { defineOperation, WithStatus, type OpCall, type Operation } from "./operation";
 import { repoRef } from "./schemas";
 
@@ -164,7 +164,9 @@ export const getJobStatus = defineOperation({
   title: "Job status",
   description:
     "Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), " +
-    "repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. " +
+    "repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at, " +
+    "follow_ups ([{job_id, kind, status}]: the jobs its run started, such as an ingest's embedding jobs), recall (for a succeeded ingest or " +
+    'embedding job: "complete" once every node of the repository is embedded, else "partial"; null otherwise)}. Ask questions once an ingest\'s recall is complete. ' +
     `Jobs of other threads or users are not visible (job_not_found). With \`wait_ms\` (at most ${JOB_WAIT_MAX_MS}) it waits for the job to end ` +
     "and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.",
   errors: ["job_not_found"],
@@ -175,7 +177,8 @@ export const getJobStatus = defineOperation({
   output: jobViewSchema,
   http: [{ method: "get", path: JOB, rename: { ...JOB_ID, wait_ms: "wait" } }],
   mcp: { tool: "get_job", readOnly: true },
-  run: async (call, input) => jobView(await readJob(call.services.db, watcherOf(call), call.auth.identity, input.job_id, { waitMs: input.wait_ms, signal: call.signal })),
+  run: async (call, input) =>
+    viewJob(call.services, await readJob(call.services.db, watcherOf(call), call.auth.identity, input.job_id, { waitMs: input.wait_ms, signal: call.signal })),
 });
 
 export const listOwnJobs = defineOperation({
@@ -193,7 +196,7 @@ export const listOwnJobs = defineOperation({
   async run(call, q) {
     const rows = await listJobs(call.services.db, call.auth.identity, { limit: q.limit, ...(q.status ? { status: q.status } : {}), ...(q.before ? { before: new Date(q.before) } : {}) });
     const last = rows.at(-1);
-    return { jobs: rows.map(jobView), next_before: rows.length === q.limit && last ? last.created_at.toISOString() : null };
+    return { jobs: await jobViews(call.services, rows), next_before: rows.length === q.limit && last ? last.created_at.toISOString() : null };
   },
 });
 
@@ -213,10 +216,10 @@ export const cancelOwnJob = defineOperation({
     const identity = call.auth.identity;
     const id = jobIdOf(input.job_id);
     const canceled = await cancelJob(db, identity, id, clock.now());
-    if (!canceled) return new WithStatus(200, jobView(await ownJob(db, identity, id))); // already finished: nothing to cancel
+    if (!canceled) return new WithStatus(200, await viewJob(call.services, await ownJob(db, identity, id))); // already finished: nothing to cancel
     // A handler running in this process stops at once; elsewhere the worker's cancel watch sees the row.
     if (canceled.status === "running") signalCancel(id);
-    return jobView(canceled);
+    return viewJob(call.services, canceled);
   },
 });
 
@@ -247,6 +250,6 @@ export const jobEvents = defineOperation({
     const job = await ownJob(call.services.db, call.auth.identity, input.job_id);
     if (input.last_event_id !== undefined && isTerminal(job)) return null;
     const ev = jobEventsOf(call.services);
-    return { events: statusEvents(ev.watcher, job, call.signal), heartbeatMs: ev.heartbeatMs, maxMs: ev.maxStreamMs };
+    return { events: statusEvents(call.services, ev.watcher, job, call.signal), heartbeatMs: ev.heartbeatMs, maxMs: ev.maxStreamMs };
   },
 });

@@ -64,6 +64,13 @@ export interface SubmitInput {
   idempotencyKey?: string;
 }
 
+export interface SubmitOptions {
+  /** Write the row in this transaction (not dispatched here: see above). */
+  tx?: Tx;
+  /** A follow-up's chain: the job that began it (workers/pools/child-job.ts; the parent's view lists it). */
+  originJobId?: string;
+}
+
 /** The job, and whether an earlier submission with the same idempotency key created it. */
 export interface SubmitOutcome {
   row: JobRow;
@@ -80,6 +87,7 @@ interface Submission {
   /** The submitting span (taken in the caller's context: the batch is written from another one). */
   traceparent: string | null;
   keyHash: string | undefined;
+  originJobId: string | undefined;
 }
 
 /** The row, and the dispatch that follows its commit (resolved or logged, never thrown). */
@@ -93,7 +101,7 @@ export async function submitJob(
   identity: Identity,
   principal: Principal,
   input: SubmitInput,
-  opts: { tx?: Tx } = {},
+  opts: SubmitOptions = {},
 ): Promise<JobRow> {
   return (await submitJobOnce(q, identity, principal, input, opts)).row;
 }
@@ -104,7 +112,7 @@ export async function submitJobOnce(
   identity: Identity,
   principal: Principal,
   input: SubmitInput,
-  opts: { tx?: Tx } = {},
+  opts: SubmitOptions = {},
 ): Promise<SubmitOutcome> {
   const def: JobKind | undefined = q.registry.get(input.kind);
   if (!def || def.system) throw new AppError("validation_failed", { message: "Unknown job kind.", details: { field: "kind" } });
@@ -124,6 +132,7 @@ export async function submitJobOnce(
       repo: input.repo,
       traceparent,
       keyHash: input.idempotencyKey === undefined ? undefined : keyHash(input.idempotencyKey),
+      originJobId: opts.originJobId,
     };
     const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
     if (out instanceof AppError) throw out;
@@ -217,6 +226,7 @@ async function insertChecked(q: JobQueue, tx: Tx | undefined, items: readonly Su
         actor: { userId: s.principal.userId, apiKeyId: s.principal.apiKeyId, loginSessionId: s.principal.loginSessionId },
         dispatched: !tx,
         traceparent: s.traceparent,
+        originJobId: s.originJobId ?? null,
       },
     });
   });

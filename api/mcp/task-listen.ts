@@ -154,7 +154,7 @@ export async function serveTaskListen(ctx: AppContext, counts: ListenerCounts, c
         const v = versionOf(row);
         if (last.get(row.id) === v) continue;
         last.set(row.id, v);
-        write({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...taskOf(row), _meta: stamp } });
+        write({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...(await taskOf(ctx, row)), _meta: stamp } });
         if (isTerminal(row)) open.delete(row.id);
       }
       // Ended by the server (every task terminal, lifetime, shutdown): the listen's result, when the client still listens.

@@ -24,7 +24,7 @@ import { AppError } from "../../core/errors";
 import type { Identity } from "../../core/execution/identity";
 import { JOB_WATCH_POLL_MS } from "../../core/limits";
 import { cancelOwnJob } from "../../ops/jobs";
-import { jobView, jobViewSchema } from "../../ops/job-view";
+import { jobViewSchema, viewJob, type JobViewHost } from "../../ops/job-view";
 import type { Operation } from "../../ops/operation";
 import type { JobRow } from "../../queues/jobs";
 import { ownJob } from "../../queues/read-job";
@@ -56,8 +56,8 @@ function messageOf(row: JobRow): string {
   return `job ${row.status}${progress}${cancel}`;
 }
 
-/** The task a job row is, as tasks/get answers it (DetailedTask). */
-export function taskOf(row: JobRow): Record<string, unknown> {
+/** The task a job row is, as tasks/get answers it (DetailedTask): a completed one's result holds the job as get_job answers it. */
+export async function taskOf(host: JobViewHost, row: JobRow): Promise<Record<string, unknown>> {
   const status = statusOf(row);
   const task: Record<string, unknown> = {
     taskId: row.id,
@@ -71,7 +71,7 @@ export function taskOf(row: JobRow): Record<string, unknown> {
   if (status === "completed") {
     task.result =
       row.status === "succeeded"
-        ? toolOk({ job_id: row.id, job: jobView(row) })
+        ? toolOk({ job_id: row.id, job: await viewJob(host, row) })
         : toolFailure(new AppError("job_failed", { message: `The job ended ${row.status}.`, details: { job_id: row.id, status: row.status, error_code: row.error_code } }));
   }
   return task;
@@ -80,7 +80,7 @@ export function taskOf(row: JobRow): Record<string, unknown> {
 /** The CreateTaskResult for a job just submitted (its row is committed). */
 export async function createdTask(ctx: AppContext, identity: Identity, jobId: string): Promise<Record<string, unknown>> {
   const row = await ownJob(ctx.db, identity, jobId);
-  const { result: _result, ...task } = taskOf(row);
+  const { result: _result, ...task } = await taskOf(ctx, row);
   return { ...task, resultType: "task" };
 }
 
@@ -102,7 +102,7 @@ export function registerTaskMethods(server: McpServer, ctx: AppContext): void {
   server.server.setRequestHandler(
     "tasks/get",
     { params: TaskParams, result: AnyResult },
-    guarded(async ({ taskId }: z.infer<typeof TaskParams>, extra) => taskOf(await ownJob(ctx.db, callerOf(extra).identity, taskId))),
+    guarded(async ({ taskId }: z.infer<typeof TaskParams>, extra) => taskOf(ctx, await ownJob(ctx.db, callerOf(extra).identity, taskId))),
   );
   server.server.setRequestHandler(
     "tasks/update",

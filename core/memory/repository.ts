@@ -354,6 +354,17 @@ export class RepositoryMemory {
   }
 
   /**
+   * Whether some durable node of the repository lacks a vector for the model that serves now (its
+   * dense recall is partial until an embedding job adds them). Without an embedder: never.
+   */
+  async embeddingsMissing(repoId: string): Promise<boolean> {
+    const { embedder } = this.deps;
+    if (!embedder) return false;
+    await embedder.status?.();
+    return (await this.deps.repo.nodesMissingEmbedding(repoId, embedder.model, 1)).length > 0;
+  }
+
+  /**
    * Embeds up to `batches` batches of durable nodes that lack an embedding, writing nothing:
    * the embedding job writes the vectors in its fenced persist step (workers/pools/embedding.ts).
    */

@@ -22,6 +22,7 @@ import * as repoMemoryMeta from "./20261203_2300_repo_memory_meta";
 import * as namespaceErasureReceipts from "./20261203_2310_namespace_erasure_receipts";
 import * as forgetErasureReceipts from "./20261204_0000_forget_erasure_receipts";
 import * as jobChartIndexes from "./20261205_0100_job_chart_indexes";
+import * as jobFollowUps from "./20261205_0200_job_follow_ups";
 
 export const migrations: Record<string, Migration> = {
   "20261202_0001_accounts": accounts,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "20261203_2310_namespace_erasure_receipts": namespaceErasureReceipts,
   "20261204_0000_forget_erasure_receipts": forgetErasureReceipts,
   "20261205_0100_job_chart_indexes": jobChartIndexes,
+  "20261205_0200_job_follow_ups": jobFollowUps,
 };

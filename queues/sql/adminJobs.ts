@@ -4,7 +4,9 @@
  *   listAdminJobs    jobs matching a filter (pool, status, organisation, kind, error code), newest
  *                    first, with the organisation's name, the repository's name and the actor's email;
  *   failureGroups    failed, refused and abandoned jobs grouped by kind and error code;
- *   adminJobDetail   one job with its attempts (job_attempts, written by the attempt-history trigger);
+ *   adminJobDetail   one job with its attempts (job_attempts, written by the attempt-history trigger)
+ *                    and its follow-up jobs (./followUps.ts; the row's origin_job_id names the job
+ *                    that began its own chain);
  *   (cancel: cancelAnyJob in cancelJob.ts, the owner's transition for any job);
  *   requeueJobs      retry/replay: failed or refused restartable jobs go back to `queued` as they are —
  *                    the same row, so the same identity and primary session — with room for one more
@@ -13,7 +15,9 @@
  */
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "../../db/schema";
+import { MAX_JOB_FOLLOW_UPS } from "../../core/limits";
 import type { JobRow, JobStatus } from "../jobs";
+import { followUpsOf, type FollowUp } from "./followUps";
 
 export interface JobFilter {
   pool?: string;
@@ -95,7 +99,7 @@ export interface AttemptRow {
   error_message: string | null;
 }
 
-export async function adminJobDetail(db: Db, id: string): Promise<{ job: AdminJobRow; attempts: AttemptRow[] } | undefined> {
+export async function adminJobDetail(db: Db, id: string): Promise<{ job: AdminJobRow; attempts: AttemptRow[]; follow_ups: FollowUp[] } | undefined> {
   const job = (await db
     .selectFrom("jobs as j")
     .leftJoin("organizations as o", "o.id", "j.tenant_id")
@@ -112,7 +116,8 @@ export async function adminJobDetail(db: Db, id: string): Promise<{ job: AdminJo
     .where("job_id", "=", id)
     .orderBy("attempt")
     .execute();
-  return { job, attempts };
+  const followUps = await followUpsOf(db, [id], MAX_JOB_FOLLOW_UPS);
+  return { job, attempts, follow_ups: followUps.get(id) ?? [] };
 }
 
 /**

@@ -41,6 +41,8 @@ export interface NewJob {
   dispatched?: boolean;
   /** W3C traceparent of the submitting span (queues/trace-context.ts); the worker continues that trace. */
   traceparent?: string | null;
+  /** The job that began this follow-up's chain (workers/pools/child-job.ts); absent for a submission of its own. */
+  originJobId?: string | null;
 }
 
 export interface EnqueueOptions {
@@ -77,6 +79,7 @@ export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: 
     dispatched_at: j.dispatched === false ? null : now,
     schedule_id: j.scheduleId ?? null,
     traceparent: j.traceparent ?? null,
+    origin_job_id: j.originJobId ?? null,
     created_at: now,
     updated_at: now,
   }));

@@ -1,7 +1,8 @@
 /**
  * examples/quickstart.sh, the README's walkthrough as one script, run as a newcomer would on the
  * embedded default (fresh data directory, free port, no service URLs): it starts, bootstraps
- * through the running server, registers, uploads this repository's committed files, ingests, asks and prints result.answer.
+ * through the running server, registers, uploads this repository's committed files, ingests, waits for the ingest's
+ * follow-up embedding jobs (recall complete), asks and prints result.answer, which names the code that verifies a key.
  * A step that fails stops it with a non-zero exit naming the step.
  */
 import { spawn } from "node:child_process";
@@ -32,7 +33,7 @@ describe.concurrent("examples/quickstart.sh", () => {
   it("runs the walkthrough end to end and prints the answer", async () => {
     const r = await quickstart({});
     expect(r.code, r.stderr).toBe(0);
-    for (const step of ["bootstrap", "start", "register a chat thread", "upload a snapshot", "ingest", "ask", "result.answer"]) expect(r.stderr).toContain(`== ${step}`);
+    for (const step of ["bootstrap", "start", "register a chat thread", "upload a snapshot", "ingest", "embeddings", "ask", "result.answer"]) expect(r.stderr).toContain(`== ${step}`);
     // The snapshot is the committed files: this repository's, not node_modules or .git.
     expect(r.stderr).toMatch(/ingested \d+ files/);
     const files = Number(/ingested (\d+) files/.exec(r.stderr)![1]);
@@ -40,6 +41,10 @@ describe.concurrent("examples/quickstart.sh", () => {
     expect(files).toBeLessThan(2000);
     expect(r.stdout).toContain("From the retrieved facts:");
     expect(r.stdout).toContain("core/accounts/api-keys.ts");
+    // Asked once the ingest's follow-ups have embedded every node, the showcase answer names the code that verifies a key.
+    expect(r.stderr).toMatch(/recall complete: [1-9]\d* embedding jobs/);
+    expect(r.stdout).toMatch(/#(checkCredential|authenticate|authenticateFor)\b/);
+    expect(r.stdout).not.toContain("were still being built");
     // The server was running when the admin command bootstrapped the accounts; the data directory
     // the script made is gone with it.
     expect(r.stderr.indexOf("== start")).toBeLessThan(r.stderr.indexOf("== bootstrap"));

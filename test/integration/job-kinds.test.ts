@@ -236,7 +236,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     const row = await jobRow(t().db, (await submit(e, AI_KIND, { task: "summary" })).id);
     const base = { job: row, auth: null, signal: new AbortController().signal, db: t().db, clock: systemClock, logger: silentLogger() };
     // No recheck answer is handed here: the handlers stop before retrieval or file reads.
-    await expect(aiHandler({ memory, llm }).run({ ...base, params: { task: "summary" } })).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(aiHandler({ memory, llm, recallWaitMs: 0 }).run({ ...base, params: { task: "summary" } })).rejects.toMatchObject({ code: "unauthenticated" });
     await expect(fixHandler({ config, memory, llm }).run({ ...base, params: { problem: "rename a to b" } })).rejects.toMatchObject({ code: "unauthenticated" });
   });
 

@@ -65,10 +65,11 @@ await describeEachDatabase("@codesynapse/client", (t) => {
   let stopHost: () => Promise<void>;
 
   beforeAll(async () => {
-    const ctx = testContext(t().db, { clock: systemClock });
+    // The embedding pool is left out on purpose: an embedding refresh stays queued (the wait tests), and an
+    // AI task does not wait for embeddings nothing here builds (AI_RECALL_WAIT_MS=0): it answers with partial recall.
+    const ctx = testContext(t().db, { clock: systemClock, env: { AI_RECALL_WAIT_MS: "0" } });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
-    // The embedding pool is left out on purpose: an embedding refresh stays queued (the wait tests).
     const th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), {
       stores: { repository: memory.repository.store },
       pools: ["ingest", "ai"],
@@ -169,6 +170,9 @@ await describeEachDatabase("@codesynapse/client", (t) => {
     const answer = await cs.waitForJob(first.job_id, { timeoutMs: 60_000 });
     expect(answer.status).toBe("succeeded");
     expect(JSON.stringify(answer.result)).toContain("verifyToken");
+    // Its ingest's embedding follow-up never ran here: the answer says its recall was partial.
+    expect(answer.result).toMatchObject({ recall: "partial" });
+    expect(await cs.job(job.id)).toMatchObject({ follow_ups: [{ kind: "embedding.refresh", status: "queued" }], recall: "partial" });
     // Another thread of the same user cannot see it.
     expect((await refusal((await connect({ baseUrl: srv.url, apiKey: a.apiKey, sessionId: uniq("thread") })).job(first.job_id))).code).toBe("job_not_found");
   });

@@ -22,7 +22,7 @@ export type RepositoryEmbeddings = Pick<RepositoryMemory, "embedMissing">;
 export function embeddingHandler(deps: { repository: RepositoryEmbeddings; queue: () => JobQueue }): JobHandler<EmbeddingParams> {
   return defineRepoHandler({
     ...EMBEDDING_JOB,
-    async run({ params, auth, signal }) {
+    async run({ job, params, auth, signal }) {
       const { identity, repo } = auth;
       const batch = params.batch ?? MAX_EMBED_BATCH;
       const e = await deps.repository.embedMissing(identity, repo.repoId, batch, params.max_batches ?? EMBED_JOB_MAX_BATCHES);
@@ -35,7 +35,7 @@ export function embeddingHandler(deps: { repository: RepositoryEmbeddings; queue
             if (!stores.repository) throw new AppError("unavailable", { message: "Repository memory is not configured." });
             await stores.repository.setEmbeddings(repo.repoId, e.model, e.vectors);
           }
-          if (e.remaining) await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params, repo: repo.repoId });
+          if (e.remaining) await submitChildJob(deps.queue(), tx, auth, job, { kind: EMBEDDING_KIND, params, repo: repo.repoId });
         },
       };
     },

@@ -178,7 +178,7 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
               if (!p.published) throw new AppError("conflict", { message: "This ingest's staged graph is no longer its own." });
               // Only the cache rows that replace an existing path, and the removals: bounded by the change.
               await writeParseCache(tx, repo.repoId, { upserts: inc.upserts.filter((u) => known.has(u.path)), deleted: inc.deleted }, clock.now());
-              await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
+              await submitChildJob(deps.queue(), tx, auth, job, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
               if (params.upload_id !== undefined) await markIngested(tx, repo.repoId, params.upload_id, clock.now());
               return { result: { ...result, pruned: { edges: p.edges, nodes: p.nodes } } };
             },
@@ -194,7 +194,7 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
             for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), origin, at);
             const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
             await writeParseCache(tx, repo.repoId, inc, clock.now());
-            await submitChildJob(deps.queue(), tx, auth, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
+            await submitChildJob(deps.queue(), tx, auth, job, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
             // Consumed only by a successful, rechecked ingest (a retry can still read it); then kept as the repository's last snapshot.
             if (params.upload_id !== undefined) await markIngested(tx, repo.repoId, params.upload_id, clock.now());
             return { result: { ...result, pruned } };

@@ -31,7 +31,7 @@ export function jobKindHandlers(deps: KindDeps): JobHandler[] {
   return [
     ingestHandler({ config: deps.config, queue: deps.queue, repository: repository.store }),
     embeddingHandler({ repository, queue: deps.queue }),
-    aiHandler({ memory: deps.memory, llm }),
+    aiHandler({ memory: deps.memory, llm, recallWaitMs: deps.config.AI_RECALL_WAIT_MS }),
     fixHandler({ config: deps.config, memory: deps.memory, llm }),
   ] as JobHandler[];
 }

@@ -26,24 +26,48 @@ from .execution_session_erasure_response_200_stores_item_status import (
     ExecutionSessionErasureResponse200StoresItemStatus,
 )
 from .jobs_cancel_response_200 import JobsCancelResponse200
+from .jobs_cancel_response_200_follow_ups_item import JobsCancelResponse200FollowUpsItem
+from .jobs_cancel_response_200_follow_ups_item_status import (
+    JobsCancelResponse200FollowUpsItemStatus,
+)
 from .jobs_cancel_response_200_pool import JobsCancelResponse200Pool
 from .jobs_cancel_response_200_progress_type_0 import JobsCancelResponse200ProgressType0
+from .jobs_cancel_response_200_recall_type_0 import JobsCancelResponse200RecallType0
 from .jobs_cancel_response_200_status import JobsCancelResponse200Status
 from .jobs_cancel_response_202 import JobsCancelResponse202
+from .jobs_cancel_response_202_follow_ups_item import JobsCancelResponse202FollowUpsItem
+from .jobs_cancel_response_202_follow_ups_item_status import (
+    JobsCancelResponse202FollowUpsItemStatus,
+)
 from .jobs_cancel_response_202_pool import JobsCancelResponse202Pool
 from .jobs_cancel_response_202_progress_type_0 import JobsCancelResponse202ProgressType0
+from .jobs_cancel_response_202_recall_type_0 import JobsCancelResponse202RecallType0
 from .jobs_cancel_response_202_status import JobsCancelResponse202Status
 from .jobs_events_response_200_type_0 import JobsEventsResponse200Type0
 from .jobs_events_response_200_type_1 import JobsEventsResponse200Type1
 from .jobs_get_response_200 import JobsGetResponse200
+from .jobs_get_response_200_follow_ups_item import JobsGetResponse200FollowUpsItem
+from .jobs_get_response_200_follow_ups_item_status import (
+    JobsGetResponse200FollowUpsItemStatus,
+)
 from .jobs_get_response_200_pool import JobsGetResponse200Pool
 from .jobs_get_response_200_progress_type_0 import JobsGetResponse200ProgressType0
+from .jobs_get_response_200_recall_type_0 import JobsGetResponse200RecallType0
 from .jobs_get_response_200_status import JobsGetResponse200Status
 from .jobs_list_response_200 import JobsListResponse200
 from .jobs_list_response_200_jobs_item import JobsListResponse200JobsItem
+from .jobs_list_response_200_jobs_item_follow_ups_item import (
+    JobsListResponse200JobsItemFollowUpsItem,
+)
+from .jobs_list_response_200_jobs_item_follow_ups_item_status import (
+    JobsListResponse200JobsItemFollowUpsItemStatus,
+)
 from .jobs_list_response_200_jobs_item_pool import JobsListResponse200JobsItemPool
 from .jobs_list_response_200_jobs_item_progress_type_0 import (
     JobsListResponse200JobsItemProgressType0,
+)
+from .jobs_list_response_200_jobs_item_recall_type_0 import (
+    JobsListResponse200JobsItemRecallType0,
 )
 from .jobs_list_response_200_jobs_item_status import JobsListResponse200JobsItemStatus
 from .jobs_list_status import JobsListStatus
@@ -224,23 +248,35 @@ __all__ = (
     "ExecutionSessionErasureResponse200StoresItem",
     "ExecutionSessionErasureResponse200StoresItemStatus",
     "JobsCancelResponse200",
+    "JobsCancelResponse200FollowUpsItem",
+    "JobsCancelResponse200FollowUpsItemStatus",
     "JobsCancelResponse200Pool",
     "JobsCancelResponse200ProgressType0",
+    "JobsCancelResponse200RecallType0",
     "JobsCancelResponse200Status",
     "JobsCancelResponse202",
+    "JobsCancelResponse202FollowUpsItem",
+    "JobsCancelResponse202FollowUpsItemStatus",
     "JobsCancelResponse202Pool",
     "JobsCancelResponse202ProgressType0",
+    "JobsCancelResponse202RecallType0",
     "JobsCancelResponse202Status",
     "JobsEventsResponse200Type0",
     "JobsEventsResponse200Type1",
     "JobsGetResponse200",
+    "JobsGetResponse200FollowUpsItem",
+    "JobsGetResponse200FollowUpsItemStatus",
     "JobsGetResponse200Pool",
     "JobsGetResponse200ProgressType0",
+    "JobsGetResponse200RecallType0",
     "JobsGetResponse200Status",
     "JobsListResponse200",
     "JobsListResponse200JobsItem",
+    "JobsListResponse200JobsItemFollowUpsItem",
+    "JobsListResponse200JobsItemFollowUpsItemStatus",
     "JobsListResponse200JobsItemPool",
     "JobsListResponse200JobsItemProgressType0",
+    "JobsListResponse200JobsItemRecallType0",
     "JobsListResponse200JobsItemStatus",
     "JobsListStatus",
     "JobsSubmitAiTaskBody",

@@ -10,12 +10,19 @@ from ..models.jobs_get_response_200_pool import (
     JobsGetResponse200Pool,
     check_jobs_get_response_200_pool,
 )
+from ..models.jobs_get_response_200_recall_type_0 import (
+    JobsGetResponse200RecallType0,
+    check_jobs_get_response_200_recall_type_0,
+)
 from ..models.jobs_get_response_200_status import (
     JobsGetResponse200Status,
     check_jobs_get_response_200_status,
 )
 
 if TYPE_CHECKING:
+    from ..models.jobs_get_response_200_follow_ups_item import (
+        JobsGetResponse200FollowUpsItem,
+    )
     from ..models.jobs_get_response_200_progress_type_0 import (
         JobsGetResponse200ProgressType0,
     )
@@ -46,6 +53,13 @@ class JobsGetResponse200:
         run_at (str):
         started_at (None | str):
         finished_at (None | str):
+        follow_ups (list[JobsGetResponse200FollowUpsItem]): The jobs this job's run started, oldest first (the newest
+            20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished
+            yet: follow-ups start as it succeeds).
+        recall (JobsGetResponse200RecallType0 | None): For a succeeded ingest or embedding job: whether its repository's
+            recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or
+            a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's
+            store cannot be read.
     """
 
     id: str
@@ -65,6 +79,8 @@ class JobsGetResponse200:
     run_at: str
     started_at: None | str
     finished_at: None | str
+    follow_ups: list[JobsGetResponse200FollowUpsItem]
+    recall: JobsGetResponse200RecallType0 | None
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.jobs_get_response_200_progress_type_0 import (
@@ -114,6 +130,17 @@ class JobsGetResponse200:
         finished_at: None | str
         finished_at = self.finished_at
 
+        follow_ups = []
+        for follow_ups_item_data in self.follow_ups:
+            follow_ups_item = follow_ups_item_data.to_dict()
+            follow_ups.append(follow_ups_item)
+
+        recall: None | str
+        if isinstance(self.recall, str):
+            recall = self.recall
+        else:
+            recall = self.recall
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -135,6 +162,8 @@ class JobsGetResponse200:
                 "run_at": run_at,
                 "started_at": started_at,
                 "finished_at": finished_at,
+                "follow_ups": follow_ups,
+                "recall": recall,
             }
         )
 
@@ -142,6 +171,9 @@ class JobsGetResponse200:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.jobs_get_response_200_follow_ups_item import (
+            JobsGetResponse200FollowUpsItem,
+        )
         from ..models.jobs_get_response_200_progress_type_0 import (
             JobsGetResponse200ProgressType0,
         )
@@ -219,6 +251,30 @@ class JobsGetResponse200:
 
         finished_at = _parse_finished_at(d.pop("finished_at"))
 
+        follow_ups = []
+        _follow_ups = d.pop("follow_ups")
+        for follow_ups_item_data in _follow_ups:
+            follow_ups_item = JobsGetResponse200FollowUpsItem.from_dict(
+                follow_ups_item_data
+            )
+
+            follow_ups.append(follow_ups_item)
+
+        def _parse_recall(data: object) -> JobsGetResponse200RecallType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                recall_type_0 = check_jobs_get_response_200_recall_type_0(data)
+
+                return recall_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobsGetResponse200RecallType0 | None, data)
+
+        recall = _parse_recall(d.pop("recall"))
+
         jobs_get_response_200 = cls(
             id=id,
             kind=kind,
@@ -237,6 +293,8 @@ class JobsGetResponse200:
             run_at=run_at,
             started_at=started_at,
             finished_at=finished_at,
+            follow_ups=follow_ups,
+            recall=recall,
         )
 
         return jobs_get_response_200

@@ -824,7 +824,7 @@ export interface paths {
         };
         /**
          * Job status
-         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
+         * @description Returns a job this chat thread submitted: {id, kind, pool, status (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code, message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at, follow_ups ([{job_id, kind, status}]: the jobs its run started, such as an ingest's embedding jobs), recall (for a succeeded ingest or embedding job: "complete" once every node of the repository is embedded, else "partial"; null otherwise)}. Ask questions once an ingest's recall is complete. Jobs of other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or with the current status when the wait runs out.
          *
          *     Runs as the registered session named in the execution headers.
          *
@@ -5387,6 +5387,16 @@ export interface operations {
                         run_at: string;
                         started_at: string | null;
                         finished_at: string | null;
+                        /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
+                        recall: ("complete" | "partial") | null;
                     };
                 };
             };
@@ -5509,6 +5519,16 @@ export interface operations {
                             run_at: string;
                             started_at: string | null;
                             finished_at: string | null;
+                            /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                            follow_ups: {
+                                /** @description The follow-up job's id: read it like any job of this thread. */
+                                job_id: string;
+                                kind: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            }[];
+                            /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
+                            recall: ("complete" | "partial") | null;
                         }[];
                         next_before: string | null;
                     };
@@ -5628,6 +5648,16 @@ export interface operations {
                         run_at: string;
                         started_at: string | null;
                         finished_at: string | null;
+                        /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
+                        recall: ("complete" | "partial") | null;
                     };
                 };
             };
@@ -5663,6 +5693,16 @@ export interface operations {
                         run_at: string;
                         started_at: string | null;
                         finished_at: string | null;
+                        /** @description The jobs this job's run started, oldest first (the newest 20): an ingest's embedding jobs, each batch's next one. Empty for a job that started none (or has not finished yet: follow-ups start as it succeeds). */
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                        /** @description For a succeeded ingest or embedding job: whether its repository's recall is complete now (every node embedded for the current model) or partial (embeddings still being built, or a follow-up failed: answers rank some code by keywords only). Null for other jobs, and while the repository's store cannot be read. */
+                        recall: ("complete" | "partial") | null;
                     };
                 };
             };

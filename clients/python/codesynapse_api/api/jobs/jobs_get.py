@@ -114,9 +114,12 @@ def sync_detailed(
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
     message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
-    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
-    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
-    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at, follow_ups
+    ([{job_id, kind, status}]: the jobs its run started, such as an ingest's embedding jobs), recall
+    (for a succeeded ingest or embedding job: "complete" once every node of the repository is embedded,
+    else "partial"; null otherwise)}. Ask questions once an ingest's recall is complete. Jobs of other
+    threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the
+    job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
     with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
@@ -165,9 +168,12 @@ def sync(
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
     message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
-    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
-    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
-    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at, follow_ups
+    ([{job_id, kind, status}]: the jobs its run started, such as an ingest's embedding jobs), recall
+    (for a succeeded ingest or embedding job: "complete" once every node of the repository is embedded,
+    else "partial"; null otherwise)}. Ask questions once an ingest's recall is complete. Jobs of other
+    threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the
+    job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
     with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
@@ -211,9 +217,12 @@ async def asyncio_detailed(
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
     message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
-    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
-    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
-    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at, follow_ups
+    ([{job_id, kind, status}]: the jobs its run started, such as an ingest's embedding jobs), recall
+    (for a succeeded ingest or embedding job: "complete" once every node of the repository is embedded,
+    else "partial"; null otherwise)}. Ask questions once an ingest's recall is complete. Jobs of other
+    threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the
+    job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
     with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.
@@ -260,9 +269,12 @@ async def asyncio(
      Returns a job this chat thread submitted: {id, kind, pool, status
     (queued|running|succeeded|failed|canceled|abandoned|refused), repo_id, params, result, error_code,
     message (why, in words, beside error_code), attempts, max_attempts, cancel_requested, progress
-    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at}. Jobs of
-    other threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for
-    the job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
+    ({done, total} files for ingest, or null), created_at, run_at, started_at, finished_at, follow_ups
+    ([{job_id, kind, status}]: the jobs its run started, such as an ingest's embedding jobs), recall
+    (for a succeeded ingest or embedding job: "complete" once every node of the repository is embedded,
+    else "partial"; null otherwise)}. Ask questions once an ingest's recall is complete. Jobs of other
+    threads or users are not visible (job_not_found). With `wait_ms` (at most 30000) it waits for the
+    job to end and returns as soon as it has (succeeded, failed, canceled, abandoned or refused), or
     with the current status when the wait runs out.
 
     Runs as the registered session named in the execution headers.

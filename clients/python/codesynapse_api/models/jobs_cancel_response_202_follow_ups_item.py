@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+from ..models.jobs_cancel_response_202_follow_ups_item_status import (
+    JobsCancelResponse202FollowUpsItemStatus,
+    check_jobs_cancel_response_202_follow_ups_item_status,
+)
+
+T = TypeVar("T", bound="JobsCancelResponse202FollowUpsItem")
+
+
+@_attrs_define
+class JobsCancelResponse202FollowUpsItem:
+    """
+    Attributes:
+        job_id (str): The follow-up job's id: read it like any job of this thread.
+        kind (str):
+        status (JobsCancelResponse202FollowUpsItemStatus):
+    """
+
+    job_id: str
+    kind: str
+    status: JobsCancelResponse202FollowUpsItemStatus
+
+    def to_dict(self) -> dict[str, Any]:
+        job_id = self.job_id
+
+        kind = self.kind
+
+        status: str = self.status
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "job_id": job_id,
+                "kind": kind,
+                "status": status,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        job_id = d.pop("job_id")
+
+        kind = d.pop("kind")
+
+        status = check_jobs_cancel_response_202_follow_ups_item_status(d.pop("status"))
+
+        jobs_cancel_response_202_follow_ups_item = cls(
+            job_id=job_id,
+            kind=kind,
+            status=status,
+        )
+
+        return jobs_cancel_response_202_follow_ups_item

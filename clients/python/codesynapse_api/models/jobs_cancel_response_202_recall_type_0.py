@@ -1,0 +1,18 @@
+from typing import Literal
+
+JobsCancelResponse202RecallType0 = Literal["complete", "partial"]
+
+JOBS_CANCEL_RESPONSE_202_RECALL_TYPE_0_VALUES: set[JobsCancelResponse202RecallType0] = {
+    "complete",
+    "partial",
+}
+
+
+def check_jobs_cancel_response_202_recall_type_0(
+    value: str,
+) -> JobsCancelResponse202RecallType0:
+    if value in JOBS_CANCEL_RESPONSE_202_RECALL_TYPE_0_VALUES:
+        return value
+    raise TypeError(
+        f"Unexpected value {value!r}. Expected one of {JOBS_CANCEL_RESPONSE_202_RECALL_TYPE_0_VALUES!r}"
+    )
