@@ -106,7 +106,7 @@ export function adminApiRoutes(ctx: AppContext): Router {
     route(async (req, res) => {
       const d = await adminJobDetail(ctx.db, String(req.params.id));
       if (!d) throw new AppError("job_not_found");
-      res.json({ job: adminJobView(d.job), attempts: d.attempts.map(attemptView) });
+      res.json({ job: adminJobView(d.job), attempts: d.attempts.map(attemptView), follow_ups: d.follow_ups });
     }),
   );
 

@@ -1,12 +1,12 @@
 /**
  * Pieces of the console's jobs pages beyond the tables (api/routes/admin-jobs.ts): the charts over
  * time (drawn by /admin/assets/charts.js from GET /api/v1/admin/charts), a job's parameters and
- * result as stored (redacted when stored), bounded with a clear "truncated" mark, and the other
- * jobs of the same execution around a job (the rows do not link a follow-up to the job that
- * submitted it; those submitted while it ran are marked).
+ * result as stored (redacted when stored), bounded with a clear "truncated" mark, its follow-up
+ * jobs, and the other jobs of the same execution around it.
  */
 import type { ChartWindow } from "../../queues/sql/jobCharts";
 import type { AdminJobRow } from "../../queues/sql/adminJobs";
+import type { FollowUp } from "../../queues/sql/followUps";
 import { esc, html, idCell, status, table, when } from "./admin-pages";
 
 /** Characters of a job's parameters or result shown on its page; the rest is cut, and says so. */
@@ -46,10 +46,19 @@ export function jsonBlock(value: unknown, what: string): string {
   return `<pre class="json">${esc(shown)}\n…</pre><p class="truncated">Truncated: the first ${shown.length.toLocaleString("en")} of ${text.length.toLocaleString("en")} characters are shown. The job's owner reads it whole through the job API.</p>`;
 }
 
-/** The same execution's other jobs around this one: those submitted while it ran may be its follow-ups. */
+/** The follow-up jobs a job started (an ingest's embedding batches), oldest first, each linked. */
+export function followUpJobs(followUps: FollowUp[]): string {
+  return table(
+    ["job", "kind", "status"],
+    followUps.map((f) => [idCell(f.job_id, `/admin/jobs/${f.job_id}`), f.kind, status(f.status)]),
+    "This job started no follow-up job.",
+    ["id"],
+  );
+}
+
+/** The same execution's other jobs around this one: before, after, or a follow-up of this one. */
 export function relatedJobs(job: AdminJobRow, rows: AdminJobRow[], now: Date): string {
-  const ran = (r: AdminJobRow) =>
-    job.started_at !== null && r.created_at >= job.started_at && (job.finished_at === null || r.created_at <= job.finished_at) ? "submitted while this job ran" : r.created_at < job.created_at ? "before" : "after";
+  const ran = (r: AdminJobRow) => (r.origin_job_id === job.id ? "follow-up of this job" : r.id === job.origin_job_id ? "started this job" : r.created_at < job.created_at ? "before" : "after");
   return table(
     ["job", "kind", "status", "submitted", "relation"],
     rows.map((r) => [idCell(r.id, `/admin/jobs/${r.id}`), r.kind, status(r.status), html(when(r.created_at, now)), ran(r)]),

@@ -29,7 +29,7 @@ import { credentialsOf, route } from "../http";
 import { CONSOLE_CSS, CONSOLE_JS } from "./admin-assets";
 import { filterOf } from "./admin-api";
 import { adminChartRoutes, chartFilterOf } from "./admin-charts";
-import { CHART_ASSETS, chartsSection, jsonBlock, relatedJobs } from "./admin-job-parts";
+import { CHART_ASSETS, chartsSection, followUpJobs, jsonBlock, relatedJobs } from "./admin-job-parts";
 import { adminJobView, attemptView, groupView } from "./admin-views";
 import { actionButton, esc, html, idCell, page, refusedPage, sendPage, signInPage, status, table, when, type Viewer } from "./admin-pages";
 
@@ -262,6 +262,7 @@ ${chartsSection(cq, Object.fromEntries(Object.entries(req.query).filter(([k, v])
         ["organisation", j.org_id ? `${esc(j.org_name)} <span class="muted">${esc(j.org_id)}</span>` : "system"],
         ["repository", j.repo_id ? `${esc(j.repo_name)} <span class="muted">${esc(j.repo_id)}</span>` : "—"],
         ["submitted by", j.actor_user_id ? `${esc(j.actor_email)} <span class="muted">${esc(j.actor_user_id)}</span>` : "—"],
+        ["follow-up of", j.origin_job_id ? `<a class="mono" href="/admin/jobs/${esc(j.origin_job_id)}">${esc(j.origin_job_id)}</a>` : "—"],
         ["attempts", `${j.attempts} of ${j.max_attempts}${j.restartable ? "" : " (never restarted)"}`],
         ["lease", j.lease_owner ? `${esc(j.lease_owner)}, expires ${when(j.lease_expires_at, now)}` : "—"],
         ["progress", j.progress ? `${j.progress.done}/${j.progress.total}` : "—"],
@@ -293,7 +294,8 @@ ${chartsSection(cq, Object.fromEntries(Object.entries(req.query).filter(([k, v])
       )}
 <h2>Parameters</h2><p class="muted">As stored: secrets were redacted when the job was submitted.</p>${jsonBlock(d.job.params, "parameters")}
 <h2>Result</h2>${jsonBlock(d.job.result, j.status === "succeeded" ? "result" : "result (the job has not succeeded)")}
-<h2>Same execution</h2><p class="muted">The same organisation's and session's other jobs, nearest first; the rows do not link follow-ups, so those submitted while this job ran are marked.</p>${relatedJobs(d.job, related, now)}</div>`;
+<h2>Follow-up jobs</h2><p class="muted">The jobs this one started (an ingest's embedding batches), oldest first.</p>${followUpJobs(d.follow_ups)}
+<h2>Same execution</h2><p class="muted">The same organisation's and session's other jobs, nearest first.</p>${relatedJobs(d.job, related, now)}</div>`;
       sendPage(res, 200, page(`Job ${j.id}`, body, { viewer: viewerOf(req), live: LIVE_MS }));
     }),
   );

@@ -22,6 +22,7 @@ export function adminJobView(j: AdminJobRow) {
     org_name: j.org_name,
     repo_id: j.repo_id,
     repo_name: j.repo_name,
+    origin_job_id: j.origin_job_id,
     actor_user_id: j.actor_user_id,
     actor_email: j.actor_email,
     error_code: j.error_code,

@@ -98,6 +98,8 @@ describeInChromium("operators' console: charts and job pages after a mixed run (
     await failJob(database.db, { id: bad!.id, token: bc!.lease_token!, now: clock.now(), errorCode: "handler_failed", retryable: false });
     // A backlog still waiting (nothing runs the embedding pool here).
     for (let i = 0; i < 4; i++) await enqueueFor(database.db, clock, a, { kind: "demo.embed", pool: "embedding" });
+    // As an ingest's embedding batches are linked to it (the real link: test/integration/job-follow-ups.test.ts).
+    await sql`update jobs set origin_job_id = ${ingestId} where kind = 'demo.embed'`.execute(database.db);
     // Spread the ended jobs over the last hour, each moved back as a whole (its wait and run kept).
     await sql`update jobs set created_at = created_at - m, run_at = run_at - m, started_at = started_at - m, attempt_started_at = attempt_started_at - m, finished_at = finished_at - m
       from (select id as jid, (abs(hashtext(id)) % 55) * interval '1 minute' as m from jobs where finished_at is not null) t where id = t.jid`.execute(database.db);
@@ -205,6 +207,12 @@ describeInChromium("operators' console: charts and job pages after a mixed run (
 
     await p.goto(`${srv.url}/admin/jobs/${ingestId}`);
     expect(await p.locator("pre.json").nth(1).innerText()).toContain('"facts": 1310');
+    // Its follow-up jobs, each linked, and each names it back.
+    const followUps = p.locator("h2:has-text('Follow-up jobs') + p + table");
+    expect((await followUps.innerText()).match(/demo\.embed/g)).toHaveLength(4);
+    await followUps.locator("a").first().click();
+    await p.waitForURL((u) => u.pathname !== `/admin/jobs/${ingestId}`);
+    expect(await p.locator("dl.kv").innerText()).toContain(ingestId);
 
     await p.goto(`${srv.url}/admin/jobs/${reportId}`);
     const mark = await p.locator(".truncated").innerText();
