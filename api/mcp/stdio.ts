@@ -103,13 +103,14 @@ export function readSettings(env: NodeJS.ProcessEnv): StdioSettings {
     );
   }
   const apiKey = get("CODESYNAPSE_API_KEY")!;
-  if (!API_KEY_PATTERN.test(apiKey)) throw new StartupRefused("CODESYNAPSE_API_KEY is not a CodeSynapse personal API key.", 2);
+  if (!API_KEY_PATTERN.test(apiKey)) throw new StartupRefused("CODESYNAPSE_API_KEY is not shaped like a CodeSynapse personal API key (csk_, 8 hex digits, _, 43 characters of A-Z a-z 0-9 _ -: the api_key that `codesynapse admin bootstrap` or create-api-key printed).", 2);
   for (const n of named) {
     if (!isValidId(get(n))) throw new StartupRefused(`${n} is malformed (1-128 of A-Z a-z 0-9 . _ : -).`, 2);
   }
   const parent = get("CODESYNAPSE_PARENT_SESSION_ID");
-  if (parent !== undefined && (!isValidId(parent) || parent !== get("CODESYNAPSE_SESSION_ID"))) {
-    throw new StartupRefused("CODESYNAPSE_PARENT_SESSION_ID must equal CODESYNAPSE_SESSION_ID.", 2);
+  if (parent !== undefined && !isValidId(parent)) throw new StartupRefused("CODESYNAPSE_PARENT_SESSION_ID is malformed (1-128 of A-Z a-z 0-9 . _ : -).", 2);
+  if (parent !== undefined && parent !== get("CODESYNAPSE_SESSION_ID")) {
+    throw new StartupRefused("CODESYNAPSE_PARENT_SESSION_ID must equal CODESYNAPSE_SESSION_ID: a chat thread's primary session is its own parent.", 2);
   }
   let sessionId: string;
   try {

@@ -86,7 +86,17 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
 
     const mismatch = await runToExit(threadEnv(srv.url, a, mine, uniq("other")));
     expect([mismatch.code, mismatch.stdout]).toEqual([2, ""]);
-    expect(mismatch.stderr).toMatch(/CODESYNAPSE_PARENT_SESSION_ID must equal/);
+    expect(mismatch.stderr).toMatch(/CODESYNAPSE_PARENT_SESSION_ID must equal CODESYNAPSE_SESSION_ID: a chat thread's primary session is its own parent/);
+
+    // A malformed parent is told the ID rule, not "must equal"; a key of the wrong shape is told the shape.
+    const badParent = await runToExit(threadEnv(srv.url, a, mine, "has space"));
+    expect([badParent.code, badParent.stdout]).toEqual([2, ""]);
+    expect(badParent.stderr).toMatch(/CODESYNAPSE_PARENT_SESSION_ID is malformed \(1-128 of A-Z a-z 0-9 \. _ : -\)/);
+    expect(badParent.stderr).not.toContain("has space");
+    const notAKey = await runToExit({ ...threadEnv(srv.url, a, mine), CODESYNAPSE_API_KEY: "sk-live-not-ours" });
+    expect([notAKey.code, notAKey.stdout]).toEqual([2, ""]);
+    expect(notAKey.stderr).toMatch(/CODESYNAPSE_API_KEY is not shaped like a CodeSynapse personal API key \(csk_, 8 hex digits/);
+    expect(notAKey.stderr).not.toContain("sk-live-not-ours");
 
     const unknown = await runToExit(threadEnv(srv.url, a, unregistered));
     expect([unknown.code, unknown.stdout]).toEqual([1, ""]);
@@ -101,7 +111,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     const badKey = await runToExit({ ...threadEnv(srv.url, a, mine), CODESYNAPSE_API_KEY: b.apiKey.replace(/.$/, (c) => (c === "A" ? "B" : "A")) });
     expect([badKey.code, badKey.stdout]).toEqual([1, ""]);
     expect(badKey.stderr).toMatch(/invalid_credentials/);
-  }, 180_000); // five processes started one after another
+  }, 240_000); // seven processes started one after another
 
   it("a registered thread serves MCP on stdio with its identity; stderr carries the logs", async () => {
     const a = await seedAccount(t().db);
