@@ -8,11 +8,11 @@
  * produces large tie groups (many facts matching the same single term), and
  * an ID-ordered rank inside such a group is noise, not evidence. Items without
  * a score are ranked by position. The fused order breaks remaining ties by ID
- * for determinism. k = 60 (the usual default); see docs/memory.md for the dev
- * split sweep.
+ * for determinism. k = 60 (the usual default) unless the caller's settings say
+ * otherwise; see docs/memory.md for the dev split sweep.
  *
- * Weighted: list i contributes w_i / (k + rank); the weights come from the
- * labelled recall set (bench/recall-quality.ts), per embedder (`denseWeight`).
+ * Weighted: list i contributes w_i / (k + rank); k and the weights come from the
+ * labelled recall sets, per embedder and kind of memory (`Fusion`, ./recall.ts).
  */
 import type { Ranked } from "./bm25";
 

@@ -11,7 +11,8 @@
  * (dist/onnx-worker.js). Protocol: the first message is {model, threads, dim, pooling}; it answers
  * {ready: true} once the session is loaded (or {error} and exits); then for each
  * {id, batch: token-id rows} it answers {id, vectors} — the attention-masked mean of the last
- * hidden state (`pooling: "mean"`) or its first, [CLS], token (`"cls"`), L2-normalised, float32 values with tiny ones flushed to 0 — or {id, error}.
+ * hidden state (`pooling: "mean"`) or its first, [CLS], token (`"cls"`), L2-normalised, float32
+ * values with tiny ones flushed to 0 — or {id, error}.
  */
 
 interface Setup {

@@ -23,8 +23,8 @@
  * and a glued identifier would otherwise become meaningless word pieces.
  * Each batch is padded to its longest text (≤ 128 tokens, the model's
  * training length), not to a fixed 128: short texts cost little. Output:
- * the attention-masked mean of the last hidden state, L2-normalised (the
- * model's own pooling).
+ * the model's own pooling (the attention-masked mean of the last hidden
+ * state, or its [CLS] token: `SentenceModelSpec.pooling`), L2-normalised.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
