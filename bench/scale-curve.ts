@@ -41,9 +41,9 @@ function memMiB(pid: number | undefined): { rss: number; hwm: number } {
   return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
 }
 
-/** `codesynapse worker --pools ai`, ready once it logs that its pools started. */
+/** `codesynapse worker --pools ai` (its metrics on a free port: several run at once), ready once it logs that its pools started. */
 async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return (await startScript(BIN, ["worker", "--pools", "ai"], env, { timeoutMs: 120_000, ready: ['"msg":"worker pools started"'] })).child;
+  return (await startScript(BIN, ["worker", "--pools", "ai"], { METRICS_PORT: "0", ...env }, { timeoutMs: 120_000, ready: ['"msg":"worker pools started"'] })).child;
 }
 
 export async function benchScaleCurve(): Promise<Row[]> {

@@ -174,7 +174,8 @@ describeWithService(pgStatus, "the built CLI on PostgreSQL and Redis: serve and 
     await db.close();
 
     const api = await startBuilt(["serve"], env);
-    const worker = await startBuilt(["worker", "--pools", "ingest,embedding"], env);
+    // A free port for its metrics (a worker whose METRICS_PORT is taken refuses to start).
+    const worker = await startBuilt(["worker", "--pools", "ingest,embedding"], { ...env, METRICS_PORT: "0" });
     try {
       expect(await call(api.url, "GET", "/readyz")).toMatchObject({ status: 200, body: { checks: { database: "ok", redis: "ok" } } });
       const { client: thread } = await registerThread(api.url, account.apiKey);

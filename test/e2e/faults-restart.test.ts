@@ -29,9 +29,13 @@ interface Proc {
   output: () => string;
 }
 
-/** `codesynapse worker --pools ai`, ready once it logs that its pools started. */
+/**
+ * `codesynapse worker --pools ai`, ready once it logs that its pools started. Its metrics server
+ * takes a free port (METRICS_PORT=0): a worker whose port is taken refuses to start, and other
+ * test files' workers run at the same time.
+ */
 async function startWorker(env: NodeJS.ProcessEnv): Promise<Proc> {
-  const child = spawn(process.execPath, [BIN, "worker", "--pools", "ai"], { env: { LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "worker", "--pools", "ai"], { env: { LOG_LEVEL: "info", METRICS_PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += String(d)));
   child.stderr!.on("data", (d) => (out += String(d)));
