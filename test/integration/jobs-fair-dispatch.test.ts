@@ -2,8 +2,12 @@
  * Fair share end to end, on both dispatch paths (PostgreSQL claim loop; BullMQ, whose queue is
  * FIFO and whose messages then act as turns), with the rows on PGlite and PostgreSQL: A's
  * backlog of 30 is queued before B's 4, the pool runs 2 handlers, and the order in which the
- * handlers start is recorded. With fair share, B's four start among the first twelve (running jobs count as turns taken, and a job's slot is freed with some jitter); the same
- * backlog without it (FIFO, checked in the same test) starts B's first job only after all of A's.
+ * handlers start is recorded. With fair share, B's four start before half of A's backlog has
+ * (FAIR_BOUND); the same backlog without it (FIFO, checked in the same test) starts B's first job
+ * only after all of A's. On a quiet machine B's last start is the 8th or 9th; the exact place
+ * depends on timing (when slots free up, how far the adaptive claim-ahead reaches at the pool's
+ * measured pace), and on a loaded CI machine it was seen at the 13th: the bound sits between that
+ * and where FIFO puts B, so it fails when fair share is lost, not when the machine is busy.
  */
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
@@ -22,6 +26,8 @@ const clock = systemClock;
 const redisStatus = await probeService("redis");
 const A_JOBS = 30;
 const B_JOBS = 4;
+/** B's last start comes before this index with fair share (FIFO: B's first at A_JOBS - 4 or later). */
+const FAIR_BOUND = A_JOBS / 2;
 
 await describeEachDatabase("fair share, both dispatch paths", (t) => {
   /** Runs A's backlog then B's through a fresh host; returns the tenant of each job in the order its handler started. */
@@ -56,10 +62,10 @@ await describeEachDatabase("fair share, both dispatch paths", (t) => {
   const lastStartOf = (r: { order: string[]; b: string }) => r.order.lastIndexOf(r.b);
   const firstStartOf = (r: { order: string[]; b: string }) => r.order.indexOf(r.b);
 
-  it("PostgreSQL dispatch: B's jobs start among the first twelve though A's 30 were queued first (FIFO: after all of A's)", async () => {
+  it("PostgreSQL dispatch: B's jobs start before half of A's though A's 30 were queued first (FIFO: after all of A's)", async () => {
     const fair = await startOrder({}, undefined);
     expect(fair.order.length).toBe(A_JOBS + B_JOBS);
-    expect(lastStartOf(fair)).toBeLessThan(12);
+    expect(lastStartOf(fair)).toBeLessThan(FAIR_BOUND);
     const fifo = await startOrder(undefined, undefined);
     expect(firstStartOf(fifo)).toBeGreaterThanOrEqual(A_JOBS - 4);
   });
@@ -75,7 +81,7 @@ await describeEachDatabase("fair share, both dispatch paths", (t) => {
     try {
       const fair = await startOrder({}, { ...bull, prefix: `${prefix}-f` });
       expect(fair.order.length).toBe(A_JOBS + B_JOBS);
-      expect(lastStartOf(fair)).toBeLessThan(12);
+      expect(lastStartOf(fair)).toBeLessThan(FAIR_BOUND);
       const fifo = await startOrder(undefined, { ...bull, prefix: `${prefix}-o` });
       expect(firstStartOf(fifo)).toBeGreaterThanOrEqual(A_JOBS - 4);
     } finally {
