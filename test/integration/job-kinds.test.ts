@@ -137,7 +137,8 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     expect(await store.nodesMissingEmbedding(repoId, memory.embedder.model, 10)).toEqual([]);
     // Dense + lexical recall over the ingested graph.
     const recall = await memory.repository.recall(e.identity, repoId, { query: "verifyToken", limit: 5 });
-    expect(recall.results.some((r) => `${r.subject.name} ${r.object.name}`.includes("verifyToken"))).toBe(true);
+    const seen = recall.results.map((r) => `${r.subject.name} ${r.predicate} ${r.object.name} (${r.score})`);
+    expect(seen.some((x) => x.includes("verifyToken")), `recall for "verifyToken" answered:\n${seen.join("\n")}`).toBe(true);
   });
 
   it("re-ingest replaces the previous snapshot's code nodes; memory facts stay", async () => {
