@@ -12,7 +12,7 @@ import type { Actor, Credentials } from "../core/auth/authenticate";
 import type { Logger } from "../core/log";
 import type { RateLimits } from "../core/rate-limit";
 import type { AppContext } from "./context";
-import { fromBodyParser, JSON_TYPES, notJson } from "./body-errors";
+import { fromBodyParser } from "./body-errors";
 
 /** The sign-in cookie; signing in and out are catalog operations (ops/control.ts). */
 export { SESSION_COOKIE } from "../ops/control";
@@ -123,28 +123,6 @@ export function pathGuard(): RequestHandler {
       }
     }
     next();
-  };
-}
-
-/** Routes whose body is not JSON: a snapshot upload's raw archive (ops/uploads.ts, api/raw-body.ts). */
-const RAW_BODY_ROUTES = [/^\/api\/v1\/repos\/[^/]+\/uploads\/?$/];
-
-/** Whether the request goes to a raw-body route (the app's JSON parser leaves those alone). */
-export function isRawBodyRoute(req: Request): boolean {
-  return RAW_BODY_ROUTES.some((r) => r.test(req.path));
-}
-
-/**
- * Protocol hygiene: a request that carries a body (POST, PUT, PATCH, DELETE) must send it as JSON
- * (`application/json` or `application/*+json`), except on the raw-body routes; anything else is
- * 415 `unsupported_media_type` instead of a route running on defaults.
- */
-export function jsonBodyOnly(): RequestHandler {
-  return (req, _res, next) => {
-    const length = req.headers["content-length"];
-    const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
-    if (!hasBody || req.method === "GET" || req.method === "HEAD" || isRawBodyRoute(req)) return next();
-    next(req.is(JSON_TYPES) ? undefined : notJson());
   };
 }
 

@@ -4,14 +4,15 @@
  * (`Operation.bodyBytes`: a documented field limit, such as an import's 1,048,576 characters, needs
  * it in any JSON encoding) and on /mcp, which carries every tool's call and so takes the largest
  * of them. A body over its route's limit is 413 `payload_too_large` naming that limit
- * (api/body-errors.ts), before any work. Raw-body routes are left to their own reader.
+ * (api/body-errors.ts), before any work. Raw-body routes (an operation's `raw` binding: a
+ * snapshot upload's archive, api/raw-body.ts) are left to their own reader; every other body must
+ * be JSON (`jsonBodyOnly`). Both lists come from the catalog.
  */
 import express, { type Request, type RequestHandler } from "express";
 import { BODY_LIMIT_BYTES } from "../core/limits";
 import { CATALOG } from "../ops/catalog";
 import type { Operation } from "../ops/operation";
-import { JSON_TYPES } from "./body-errors";
-import { isRawBodyRoute } from "./http";
+import { JSON_TYPES, notJson } from "./body-errors";
 import { MCP_PATH } from "./mcp/http";
 
 /** A route with a body limit of its own: its method, its path as a pattern, its limit in bytes. */
@@ -29,6 +30,28 @@ function pathPattern(path: string): RegExp {
     .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
     .join("/");
   return new RegExp(`^${source}/?$`);
+}
+
+/** The routes whose body is not JSON: the catalog's raw bindings, by path. */
+const RAW_BODY_ROUTES = CATALOG.flatMap((op) => (op.http ?? []).filter((b) => b.raw).map((b) => pathPattern(b.path)));
+
+/** Whether the request goes to a raw-body route (the JSON parser leaves those alone). */
+export function isRawBodyRoute(req: Request): boolean {
+  return RAW_BODY_ROUTES.some((r) => r.test(req.path));
+}
+
+/**
+ * Protocol hygiene: a request that carries a body (POST, PUT, PATCH, DELETE) must send it as JSON
+ * (`application/json` or `application/*+json`), except on the raw-body routes; anything else is
+ * 415 `unsupported_media_type` instead of a route running on defaults.
+ */
+export function jsonBodyOnly(): RequestHandler {
+  return (req, _res, next) => {
+    const length = req.headers["content-length"];
+    const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+    if (!hasBody || req.method === "GET" || req.method === "HEAD" || isRawBodyRoute(req)) return next();
+    next(req.is(JSON_TYPES) ? undefined : notJson());
+  };
 }
 
 /** Every route whose body limit is not BODY_LIMIT_BYTES: the operations' own, and /mcp's. */

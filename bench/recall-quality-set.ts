@@ -100,7 +100,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["validate a request body against a schema", "api/http.ts#parseWith"],
   ["is this status a client mistake rather than ours", "api/http.ts#isClientError"],
   ["the route pattern used as a metric label", "api/http.ts#routeTemplate"],
-  ["refuse request bodies that are not JSON", "api/http.ts#jsonBodyOnly", "api/body-errors.ts#notJson"],
+  ["refuse request bodies that are not JSON", "api/json-body.ts#jsonBodyOnly", "api/body-errors.ts#notJson"],
   ["the upload body was too big", "api/body-errors.ts#archiveTooLarge", "api/body-errors.ts#jsonTooLarge"],
   ["print a byte count in human units", "api/body-errors.ts#formatBytes"],
   ["the uploaded file is not a tar or zip", "api/body-errors.ts#notAnArchive"],
