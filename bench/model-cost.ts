@@ -9,9 +9,10 @@
  * as the server runs them.
  */
 import { execFileSync } from "node:child_process";
+import { statSync } from "node:fs";
 import { loadavg } from "node:os";
+import path from "node:path";
 import { makeIdentity } from "../core/execution/identity";
-import type { Embedder } from "../core/memory/embedder";
 import { SentenceModelEmbedder } from "../db/embedding/sentence-model";
 import { candidateEmbedders } from "./candidate-models";
 import { observationsOf } from "./recall-conversation";
@@ -52,19 +53,16 @@ const pct = (xs: number[], p: number) => {
 };
 
 export async function benchModelCost(queries = 300): Promise<{ load: string; rows: ModelCost[] }> {
-  const models: Array<[string, Embedder & { dir?: string }]> = [["minilm-l6-v2-int8-384", new SentenceModelEmbedder()]];
-  for (const [key, [, e]] of Object.entries(candidateEmbedders())) if (key !== "bgeq") models.push([e.model, e]);
+  const models: Array<[string, SentenceModelEmbedder]> = [["minilm-l6-v2-int8-384", new SentenceModelEmbedder()]];
+  for (const [, e] of Object.values(candidateEmbedders())) if (e instanceof SentenceModelEmbedder) models.push([e.model, e]);
   const rows: Array<ModelCost & { pid?: number; times: number[] }> = [];
-  const { statSync } = await import("node:fs");
-  const path = await import("node:path");
   for (const [name, e] of models) {
     const before = childRss();
     const t = performance.now();
     await e.embed(identity, ["warm up the model"]);
     const first = performance.now() - t;
     const pid = [...childRss().keys()].find((p) => !before.has(p));
-    const dir = (e as SentenceModelEmbedder).dir;
-    rows.push({ model: name, file_mb: +(statSync(path.join(dir, "model.onnx")).size / 1e6).toFixed(1), first_embed_ms: Math.round(first), child_rss_loaded_mb: Math.round(pid ? childRss().get(pid) ?? 0 : 0), child_rss_after_mb: 0, query_p50_ms: 0, query_p95_ms: 0, per_100_statements_ms: 0, pid, times: [] });
+    rows.push({ model: name, file_mb: +(statSync(path.join(e.dir, "model.onnx")).size / 1e6).toFixed(1), first_embed_ms: Math.round(first), child_rss_loaded_mb: Math.round(pid ? childRss().get(pid) ?? 0 : 0), child_rss_after_mb: 0, query_p50_ms: 0, query_p95_ms: 0, per_100_statements_ms: 0, pid, times: [] });
   }
   // Queries, interleaved.
   for (let i = 0; i < queries; i++) {

@@ -41,7 +41,7 @@ import { SessionMemoryEngine, type MemoryScope } from "../core/memory/engine";
 import { classify } from "../core/memory/extract/classify";
 import { STATEMENT_TYPE } from "../core/memory/extract/plan";
 import { PREDICATE_PATTERN } from "../core/memory/snapshot";
-import { DEFAULT_FUSION, diversify, fuseRankings, type Fusion } from "../core/recall/recall";
+import { DEFAULT_FUSION, type Fusion } from "../core/recall/recall";
 import { migrateToLatest, openDatabase } from "../db/database";
 import { PostgresSessionStore } from "../db/graph/postgres/session-store";
 import { LocalVectorIndex } from "../db/vector/local";
@@ -49,7 +49,7 @@ import { PostgresVectorRows } from "../db/vector/local-postgres";
 import { buildEmbedder } from "../main/memory";
 import { scopeFor } from "./full-namespace";
 import { candidateEmbedders } from "./candidate-models";
-import { bySmoothedDev, score, SWEEP, type QualityRow } from "./recall-quality";
+import { bySmoothedDev, refuse, score, SWEEP, type QualityRow } from "./recall-quality";
 import { CATEGORIES, DEV_CONVERSATIONS, type Category, type LabelledConversation } from "./recall-conversation-set";
 import { HELD_OUT_CONVERSATIONS } from "./recall-conversation-held-out";
 
@@ -288,11 +288,8 @@ function rowsOf(half: Half, mode: string, qs: AskedQuestion[], listOf: (x: Asked
   ];
 }
 
-/** The served fusion (weighted RRF, then the per-node cap) of a question's two real-path lists. */
-const refuse = (f: Fusion) => (x: AskedQuestion) => {
-  const nodes = new Map([...(x.lists.lexical ?? []), ...(x.lists.dense ?? [])].map((r) => [r.id, r.nodes]));
-  return diversify(fuseRankings(x.lists.lexical ?? [], x.lists.dense ?? [], MAX_RECALL_LIMIT, f), (id) => nodes.get(id) ?? [], f.perNode).map((r) => ({ ...r, nodes: nodes.get(r.id) ?? [] }));
-};
+/** A question's two real-path lists re-fused with `f` (bench/recall-quality.ts refuse). */
+const refused = (f: Fusion) => (x: AskedQuestion) => refuse(x.lists.lexical ?? [], x.lists.dense ?? [], f, MAX_RECALL_LIMIT);
 
 export async function benchRecallConversation(opts: { sweep?: boolean } = {}): Promise<RecallConversationBench> {
   const when = new Date().toISOString();
@@ -303,7 +300,7 @@ export async function benchRecallConversation(opts: { sweep?: boolean } = {}): P
   const rows: ConversationRow[] = [];
   for (const [half] of halves) for (const mode of MODES) rows.push(...rowsOf(half, mode, asked, (x) => x.lists[mode] ?? []));
   const dev = asked.filter((x) => x.half === "dev");
-  const refusedCheck = dev.length > 0 ? { engine_hit5: rowOf("dev", "fused", "all", dev, (x) => x.lists.fused ?? []).hit5, refused_hit5: rowOf("dev", "re-fused", "all", dev, refuse(fusion)).hit5 } : null;
+  const refusedCheck = dev.length > 0 ? { engine_hit5: rowOf("dev", "fused", "all", dev, (x) => x.lists.fused ?? []).hit5, refused_hit5: rowOf("dev", "re-fused", "all", dev, refused(fusion)).hit5 } : null;
   const sweep: SweepCell[] = [];
   let chosen: RecallConversationBench["chosen"] = null;
   if (opts.sweep && dev.length > 0) {
@@ -314,14 +311,14 @@ export async function benchRecallConversation(opts: { sweep?: boolean } = {}): P
       for (const denseWeight of SWEEP.denseWeight)
         for (const perNode of SWEEP.perNode) {
           const f = { k, denseWeight, perNode };
-          const row = rowOf("dev", `re-fused k=${k} w=${denseWeight} cap=${perNode}`, "all", dev, refuse(f));
+          const row = rowOf("dev", `re-fused k=${k} w=${denseWeight} cap=${perNode}`, "all", dev, refused(f));
           sweep.push({ k, weight: denseWeight, per_node: perNode, dev_hit1: row.hit1, dev_hit5: row.hit5, dev_mrr: row.mrr });
           cells.push({ f, s: row });
         }
     const held = asked.filter((x) => x.half === "held-out");
     const top = bySmoothedDev(cells)[0]!;
     const b = { f: top.f, row: top.s };
-    chosen = { ...b.f, dev: b.row, heldOut: held.length > 0 ? rowOf("held-out", `re-fused k=${b.f.k} w=${b.f.denseWeight} cap=${b.f.perNode}`, "all", held, refuse(b.f)) : null };
+    chosen = { ...b.f, dev: b.row, heldOut: held.length > 0 ? rowOf("held-out", `re-fused k=${b.f.k} w=${b.f.denseWeight} cap=${b.f.perNode}`, "all", held, refused(b.f)) : null };
   }
   const missHalves = (process.env.BENCH_CONVERSATION_MISSES ?? "").split(",").filter(Boolean);
   const misses = asked

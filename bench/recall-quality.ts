@@ -105,14 +105,18 @@ function withFusion(e: Embedder, fusion: Fusion, memo: Map<string, number[]>): E
 /** One question's real-path list: fact IDs best first, with their scores, endpoints and whether they answer. */
 export type ListedFact = { id: string; score: number; nodes: [string, string]; names: [string, string]; hit: boolean };
 
-/** The 1-based rank of the first answering fact among the first 10 of lexical ⊕ dense fused with `fusion`, or 0. */
-export function refusedRank(lexical: ListedFact[], dense: ListedFact[], fusion: Fusion, testFactor = 1): number {
+/**
+ * Re-fuses a question's two real-path lists with the served fusion (weighted RRF, then the
+ * per-node cap): the items, best first, at most `limit`.
+ */
+export function refuse<T extends { id: string; score: number; nodes: readonly string[] }>(lexical: T[], dense: T[], fusion: Fusion, limit: number): T[] {
   const byId = new Map([...lexical, ...dense].map((f) => [f.id, f]));
-  const isTest = (n: string) => /(^|\/)(test|tests|__tests__|spec)\//.test(n) || /\.(test|spec)\.[a-z]+($|#)/.test(n);
-  const fusedList = fuseRankings(lexical, dense, 50, fusion).map((r) => (byId.get(r.id)?.names.every(isTest) ? { ...r, score: r.score * testFactor } : r));
-  fusedList.sort((a, b) => b.score - a.score);
-  const merged = diversify(fusedList, (id) => byId.get(id)?.nodes ?? [], fusion.perNode).slice(0, 10);
-  const i = merged.findIndex((r) => byId.get(r.id)?.hit);
+  return diversify(fuseRankings(lexical, dense, limit, fusion), (id) => byId.get(id)?.nodes ?? [], fusion.perNode).map((r) => byId.get(r.id)!);
+}
+
+/** The 1-based rank of the first answering fact among the first 10 of lexical ⊕ dense re-fused with `fusion`, or 0. */
+export function refusedRank(lexical: ListedFact[], dense: ListedFact[], fusion: Fusion): number {
+  const i = refuse(lexical, dense, fusion, 50).slice(0, 10).findIndex((f) => f.hit);
   return i < 0 ? 0 : i + 1;
 }
 
