@@ -74,7 +74,7 @@ describeWithService(redisStatus, "BullMQ dispatch", async () => {
       },
     ];
     for (const target of targets) {
-      it(`[${target.name}] the BullMQ payload is the job id only: no token, cookie, key or identity; the job then runs through the shared claim`, async (ctx) => {
+      it(`[${target.name}] the BullMQ payload is row ids only: no token, cookie, key or identity; the job then runs through the shared claim`, async (ctx) => {
         if (!target.status.available) {
           if (REQUIRE_SERVICES) throw new Error(`REQUIRE_SERVICES=1 but ${target.status.reason}`);
           console.warn(`[skip] ${target.name}: ${target.status.reason}`);
@@ -86,11 +86,17 @@ describeWithService(redisStatus, "BullMQ dispatch", async () => {
         const e = await seedExecution(t().db, clock);
         const dispatcher = new BullMqDispatcher(bull);
         const job = await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest", params: { path: "/src" } });
-        await dispatcher.dispatch([job], clock.now());
+        const more = [
+          await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest", params: { path: "/a" } }),
+          await enqueueFor(t().db, clock, e, { kind: "test.bull", pool: "ingest", params: { path: "/b" } }),
+        ];
+        // Rows dispatched together share one message, named by its first row; its data is their ids and nothing else.
+        await dispatcher.dispatch([job, ...more].map((r) => ({ ...r, run_at: job.run_at })), clock.now());
         const stored = await dumpPrefix(client, bull.prefix);
         expect(stored).toContain(job.id);
         const bj = await dispatcher.queue("ingest").getJob(`${job.id}-0`);
-        expect(bj?.data).toEqual({ id: job.id });
+        expect(bj?.data).toEqual({ ids: [job.id, ...more.map((r) => r.id)] });
+        expect(await dispatcher.queue("ingest").getJobCounts("wait", "delayed")).toEqual({ wait: 1, delayed: 0 });
         for (const secret of [e.account.apiKey, e.account.password, e.identity.session_id, e.account.keyId, e.account.userId]) {
           expect(stored).not.toContain(secret);
         }
@@ -103,6 +109,10 @@ describeWithService(redisStatus, "BullMQ dispatch", async () => {
           });
           expect(r.attempts).toBe(1);
           expect(await effectsOf(t().db, job.id)).toEqual([{ session_id: e.identity.session_id, note: null }]);
+          for (const m of more) {
+            expect((await waitFor(async () => (await jobRow(t().db, m.id)).status === "succeeded")) && (await jobRow(t().db, m.id)).attempts).toBe(1);
+            expect(await effectsOf(t().db, m.id)).toEqual([{ session_id: e.identity.session_id, note: null }]);
+          }
         } finally {
           await th.stop();
           const keys = client instanceof Cluster ? await clusterKeys(client, `${bull.prefix}:*`) : await client.keys(`${bull.prefix}:*`);

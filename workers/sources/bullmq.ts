@@ -1,7 +1,13 @@
 /**
- * The BullMQ source (JOB-2): a BullMQ Worker per pool. A message carries only
- * a job id; the processor claims that row with the same claimJobs() the
- * PostgreSQL path uses and runs it. A message for a row that is no longer
+ * The BullMQ source (JOB-2): a BullMQ Worker per pool. A message carries the
+ * ids of rows that became claimable together (queues/dispatch/bullmq.ts); the
+ * processor claims them with the same claimJobs() the PostgreSQL path uses —
+ * as many at once as the pool's slots have room for, the claims of messages
+ * processed together in one statement — hands each claimed row to the runner
+ * and resolves the message once every id is claimed or found not claimable.
+ * The message is done then: the row's lease, not the message, covers the run
+ * (a worker that dies after its claim leaves rows whose leases expire and
+ * are reclaimed, as on the PostgreSQL path). An id whose row is no longer
  * claimable (done, canceled, running elsewhere, not due yet) is a no-op: the
  * rows decide, the messages only hint. A row briefly locked by the reconciler
  * is retried a few times; anything still missed is re-dispatched by it.
@@ -9,29 +15,30 @@
  * No job is stranded by its message (JOB-8, docs/jobs.md "No job stranded"):
  * - the processor never fails a message: a claim that hits a transient store
  *   error is retried (core/retry.ts); one that still fails is logged and the
- *   message resolved, and the row (still `queued`) is re-dispatched by the
+ *   message resolved, and the rows (still `queued`) are re-dispatched by the
  *   reconciler after its bound;
- * - a message whose worker died is "stalled": BullMQ's lock is as long as the
+ * - a message whose worker died before its claims is "stalled": BullMQ's lock is as long as the
  *   row's lease, and it returns the message to `wait` however often that
  *   happens (the row's `max_attempts` bounds the runs, not the message);
  * - a message BullMQ failed anyway is replaced by the reconciler's redispatch.
  *
  * Fair share (`o.fair`, docs/jobs.md "Fair share"): BullMQ's open-source edition has no
- * groups, and its queue is FIFO, so a message is then a *turn*, not a row: the messages
- * processed together claim as many rows as they are, in the fair order of the shared claim
- * (queues/sql/fairShare.ts), whichever rows their own ids name. Every queued row still has
- * its own message, so there are as many turns as rows; a message whose row was taken by an
- * earlier turn takes another row, or nothing once none is claimable. A message that claimed
- * nothing while its own row still waits (locked by a claimer, or held back by the running
- * cap) retries like before, and the reconciler re-dispatches what is left.
+ * groups, and its queue is FIFO, so an id in a message is then a *turn*, not a row: the ids
+ * claimed together claim as many rows as they are, in the fair order of the shared claim
+ * (queues/sql/fairShare.ts), whichever rows the ids name. Every queued row's id is still in a
+ * message, so there are as many turns as rows; a turn whose row was taken by an earlier turn
+ * takes another row, or nothing once none is claimable. An id that claimed nothing while its
+ * own row still waits (locked by a claimer, or held back by the running cap) is retried like
+ * before, and the reconciler re-dispatches what is left.
  */
 import { Worker } from "bullmq";
-import { DEFAULT_BULL_PREFIX, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
+import { DEFAULT_BULL_PREFIX, messageIds, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
 import { bullConnection, type BullConnection } from "../../queues/dispatch/redis-connection";
 import { Coalescer } from "../../core/coalescer";
 import { retryTransient } from "../../core/retry";
 import type { CheckedClaim } from "../../queues/sql/claimJobs";
-import { PoolSlots, type Slot } from "./slots";
+import { stillQueued } from "../../queues/sql/stillQueued";
+import { PoolSlots } from "./slots";
 import { claimFor, type SourceOptions } from "./source";
 
 export interface BullSourceOptions extends SourceOptions {
@@ -81,30 +88,27 @@ export class BullSource {
   }
 
   async #process(data: unknown): Promise<void> {
-    const id = (data as { id?: unknown } | null)?.id;
-    if (typeof id !== "string") return;
+    let pending = messageIds(data);
+    if (pending.length === 0) return;
     this.#adapt(+1);
     try {
-      const slot = await this.#slots.takeWhenRoom();
-      let handed = false;
-      try {
-        handed = await this.#claimAndRun(id, slot);
-      } catch (err) {
-        // Never fail the message into BullMQ's failed list: the row stays queued and the reconciler re-dispatches it.
-        this.o.logger.warn({ code: "claim_failed", pool: this.o.pool, err: (err as Error).message }, "claim failed; the reconciler will re-dispatch");
-      } finally {
-        if (!handed) slot.done(); // a run releases its own slot when its outcome is written
+      for (let attempt = 0; pending.length > 0 && attempt < 4; attempt++) {
+        if (attempt > 0) await sleep(20 * attempt);
+        pending = await this.#claimAndRun(pending);
       }
+    } catch (err) {
+      // Never fail the message into BullMQ's failed list: the rows stay queued and the reconciler re-dispatches them.
+      this.o.logger.warn({ code: "claim_failed", pool: this.o.pool, err: (err as Error).message }, "claim failed; the reconciler will re-dispatch");
     } finally {
       this.#adapt(-1);
     }
   }
 
   /**
-   * BullMQ hands out as many messages as its `concurrency`; the handlers are bounded by the
-   * pool's slots (the runner waits for one). Every message slot busy means a backlog: take more
-   * messages at once (their claims share one statement), up to the slots' prefetch bound; none
-   * left in hand means drained: back to one message per handler.
+   * BullMQ hands out as many messages as its `concurrency`; the rows held are bounded by the
+   * pool's slots (a message waits for room before it claims). Every message slot busy means a
+   * backlog: take more messages at once (their claims share one statement), up to the slots'
+   * prefetch bound; none left in hand means drained: back to one message per handler.
    */
   #adapt(delta: 1 | -1): void {
     this.#inHand += delta;
@@ -115,40 +119,43 @@ export class BullSource {
     if (this.worker.concurrency !== want) this.worker.concurrency = want;
   }
 
-  /** true when the row was claimed and handed to the runner (which then owns `slot`). */
-  async #claimAndRun(id: string, slot: Slot): Promise<boolean> {
+  /**
+   * Claims `ids` as the slots have room (the first waits for room, the rest take what is free
+   * at that moment, all in one claim), hands each claimed row to the runner (which then owns
+   * its slot), and answers the ids that were not claimed while their rows still wait.
+   */
+  async #claimAndRun(ids: readonly string[]): Promise<string[]> {
     const o = this.o;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const claimed = await this.#claims.run(id); // claimFor retries transient errors
-      if (claimed) {
-        const claimedAt = performance.now();
-        // Resolves when the handler has returned (or the job ended before it ran); the run goes on to persist.
-        await new Promise<void>((handlerDone) => {
-          o.runner
-            .run(claimed.row, claimed.auth, {
-              claimedAt,
-              start: slot.start,
-              handlerDone: () => {
-                slot.handlerDone();
-                handlerDone();
-              },
-            })
-            .catch(() => undefined)
-            .finally(() => {
-              slot.done();
-              handlerDone();
-            });
-        });
-        return true;
+    const missed: string[] = [];
+    for (let k = 0; k < ids.length; ) {
+      const slots = [await this.#slots.takeWhenRoom()];
+      while (k + slots.length < ids.length && this.#slots.hasRoom) slots.push(this.#slots.take());
+      const chunk = ids.slice(k, (k += slots.length));
+      let claims: Array<CheckedClaim | undefined>;
+      try {
+        claims = await Promise.all(chunk.map((id) => this.#claims.run(id))); // claimFor retries transient errors
+      } catch (err) {
+        for (const slot of slots) slot.done();
+        throw err;
       }
-      const now = o.clock.now();
-      const cur = await retryTransient(() => o.db.selectFrom("jobs").select(["status", "run_at"]).where("id", "=", id).executeTakeFirst(), {
-        onRetry: (err) => o.logger.warn({ code: "claim_retry", pool: o.pool, err: (err as Error).message }, "status read hit a transient store error; retrying"),
+      const claimedAt = performance.now();
+      claims.forEach((claimed, j) => {
+        const slot = slots[j]!;
+        if (!claimed) {
+          slot.done();
+          missed.push(chunk[j]!);
+          return;
+        }
+        o.runner
+          .run(claimed.row, claimed.auth, { claimedAt, start: slot.start, handlerDone: slot.handlerDone })
+          .catch(() => undefined)
+          .finally(slot.done);
       });
-      if (!cur || cur.status !== "queued" || cur.run_at.getTime() > now.getTime()) return false;
-      await sleep(20 * (attempt + 1));
     }
-    return false;
+    if (missed.length === 0) return [];
+    return retryTransient(() => stillQueued(o.db, missed, o.clock.now()), {
+      onRetry: (err) => o.logger.warn({ code: "claim_retry", pool: o.pool, err: (err as Error).message }, "status read hit a transient store error; retrying"),
+    });
   }
 
   async stop(): Promise<void> {

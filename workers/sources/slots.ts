@@ -97,9 +97,14 @@ export class PoolSlots {
     return Math.min(MAX_PREFETCH, PREFETCH_PER_SLOT * this.concurrency, Math.floor(PREFETCH_BUDGET_MS / Math.max(this.#paceMs, 0.01)));
   }
 
+  /** Fewer than the held bound are held: one more job may be claimed now. */
+  get hasRoom(): boolean {
+    return this.#held < 2 * this.concurrency + this.prefetch;
+  }
+
   /** Waits until fewer than the held bound are held (the BullMQ path: its messages wait here before claiming). */
   async takeWhenRoom(): Promise<Slot> {
-    while (this.#held >= 2 * this.concurrency + this.prefetch) await new Promise<void>((r) => this.#room.push(r));
+    while (!this.hasRoom) await new Promise<void>((r) => this.#room.push(r));
     return this.take(); // same tick as the check: no other taker in between
   }
 
