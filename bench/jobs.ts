@@ -55,6 +55,8 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const N = Number(process.env.BENCH_JOBS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 16);
+/** Milliseconds each CodeSynapse job's handler waits (0: a no-op): slow handlers exercise the slots instead of the statements. */
+const HANDLER_MS = Number(process.env.BENCH_HANDLER_MS ?? 0);
 
 interface Result {
   name: string;
@@ -274,7 +276,7 @@ async function codesynapse(dispatch: "postgres" | "bullmq", schema: string): Pro
   const identity = makeIdentity({ tenant_id: orgId, subject_id: userId, session_id: `bench-${schema}`, parent_session_id: `bench-${schema}` });
 
   const registry = new JobRegistry<JobHandler>().register(
-    defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: z.strictObject({ i: z.number() }), run: async () => ({ result: null }) }),
+    defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: z.strictObject({ i: z.number() }), run: async () => (HANDLER_MS > 0 ? (await sleep(HANDLER_MS), { result: null }) : { result: null }) }),
   );
   const prefix = `bench-${randomBytes(4).toString("hex")}`;
   const { queue, bull } = createJobQueue({ db, clock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });

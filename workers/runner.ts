@@ -24,54 +24,25 @@
  */
 import { randomUUID } from "node:crypto";
 import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest, type AuthRow, type Authorized, type Principal } from "../core/authorize";
-import type { Clock } from "../core/clock";
-import { AppError, coerceError, type ErrorCode } from "../core/errors";
+import { AppError, coerceError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { makeIdentity, type Identity } from "../core/execution/identity";
-import type { Logger } from "../core/log";
-import type { Db, RepoLevel } from "../db/schema";
+import type { RepoLevel } from "../db/schema";
 import { inTransaction } from "../core/transaction";
-import type { Dispatcher } from "../queues/dispatch/dispatcher";
 import type { JobRow } from "../queues/jobs";
-import type { JobMetrics, JobOutcomeLabel } from "../queues/metrics";
+import type { JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
-import { failureMessage } from "../core/jobs/failure";
 import { endJob } from "../queues/sql/endJob";
-import { deferJob } from "../queues/sql/deferJob";
-import { failJob } from "../queues/sql/failJob";
 import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
-import { releaseJob } from "../queues/sql/releaseJob";
 import { Coalescer, PipelinedCoalescer } from "../core/coalescer";
-import { retryTransient, STORE_RETRY, type RetryPolicy } from "../core/retry";
+import type { RetryPolicy } from "../core/retry";
 import { reportProgress } from "../queues/sql/reportProgress";
 import { fencedStores } from "./fenced-stores";
 import { inJobSpan } from "./job-span";
 import type { JobAuthorized, JobHandler, JobOutcome, PersistStores } from "./handler";
 import { keepLease, type AbortReason } from "./lease-keeper";
+import { isRefusal, JobOutcomes, type OutcomeOptions } from "./outcomes";
 import { ProgressWriter } from "./progress";
-
-/** Codes of authorize()/makeIdentity() that mean "this identity may not do this now": the job ends `refused`, never retried. */
-const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "invalid_identity",
-  "invalid_session_header",
-  "unauthenticated",
-  "api_key_revoked",
-  "login_session_ended",
-  "user_suspended",
-  "membership_suspended",
-  "org_suspended",
-  "not_a_member",
-  "session_forbidden",
-  "session_not_found",
-  "session_expired",
-  "session_revoked",
-  "repo_not_found",
-  "repo_permission_denied",
-]);
-
-export function isRefusal(err: unknown): err is AppError {
-  return err instanceof AppError && REFUSALS.has(err.code);
-}
 
 class LeaseLost extends Error {}
 
@@ -82,16 +53,10 @@ class LeaseLost extends Error {}
  */
 const OUTCOME_RETRY: RetryPolicy = { attempts: 1_000, baseMs: 100, maxMs: 2_000 };
 
-export interface RunnerOptions {
-  db: Db;
-  clock: Clock;
+export interface RunnerOptions extends OutcomeOptions {
   registry: JobRegistry<JobHandler>;
-  dispatcher: Dispatcher;
-  logger: Logger;
-  metrics?: JobMetrics;
   leaseMs: number;
   workerId?: string;
-  backoffBaseMs?: number;
   /** The writable stores handlers' `persist` steps get, bound to the fenced transaction (./fenced-stores.ts). */
   stores?: PersistStores;
 }
@@ -146,9 +111,12 @@ export class JobRunner {
   readonly #recheck: Coalescer<AuthorizeRequest, Authorized | AppError>;
   /** Completions of jobs finishing together: one authorizeMany + one fenced finishJobs per flush. */
   readonly #complete: PipelinedCoalescer<Completion, Array<"ok" | AppError>, "ok" | "lost" | AppError>;
+  /** The outcome writes other than success (./outcomes.ts). */
+  readonly #outcomes: JobOutcomes;
 
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.#outcomes = new JobOutcomes(o);
     this.#recheck = new Coalescer((reqs) => authorizeMany(o.db, o.clock, reqs));
     // Pipelined: the recheck of one batch is read while the previous batches' finishes are written,
     // two at once (each fenced by its own rows' lease tokens): the second commit joins the first's
@@ -233,7 +201,7 @@ export class JobRunner {
     if (row.status !== "running" || !token) throw new Error("runner was given a row it does not hold");
     if (this.#closing) {
       // Claimed while shutting down: hand it straight back.
-      return this.#aborted(row, token, "shutdown");
+      return this.#outcomes.aborted(row, token, "shutdown");
     }
     const ac = new AbortController();
     const leaseLost = new AbortController();
@@ -269,15 +237,6 @@ export class JobRunner {
     return outcome;
   }
 
-  /** A fenced store write of this runner, through the one retry policy (core/retry.ts). */
-  #store<T>(fn: () => Promise<T>, o: { policy?: RetryPolicy; signal?: AbortSignal } = {}): Promise<T> {
-    return retryTransient(fn, {
-      policy: o.policy ?? STORE_RETRY,
-      ...(o.signal ? { signal: o.signal } : {}),
-      onRetry: (err, attempt) => this.o.logger.warn({ code: "store_retry", attempt, err: (err as Error).message }, "job write hit a transient store error; retrying"),
-    });
-  }
-
   async #execute(
     row: JobRow,
     token: string,
@@ -289,7 +248,7 @@ export class JobRunner {
   ): Promise<JobOutcomeLabel> {
     const { db, clock } = this.o;
     const end = async (status: "refused" | "failed" | "abandoned" | "canceled", code: string): Promise<JobOutcomeLabel> =>
-      (await this.#store(() => endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code }))) ? status : "lease_lost";
+      (await this.#outcomes.store(() => endJob(db, { id: row.id, token, now: clock.now(), status, errorCode: code }))) ? status : "lease_lost";
 
     const handler = this.o.registry.get(row.kind);
     if (!handler || handler.pool !== row.pool) return end("failed", "unknown_kind");
@@ -299,14 +258,14 @@ export class JobRunner {
     // 1. Rebuild identity and principal from the row; the row is data, so validate it again.
     let identity: Identity | null = null;
     let principal: Principal | null = null;
-    if (row.system !== (handler.system === true)) return this.#refuse(row, token, "before_work", "invalid_identity");
+    if (row.system !== (handler.system === true)) return this.#outcomes.refuse(row, token, "before_work", "invalid_identity");
     if (!row.system) {
       try {
         identity = makeIdentity(row);
       } catch {
-        return this.#refuse(row, token, "before_work", "invalid_identity");
+        return this.#outcomes.refuse(row, token, "before_work", "invalid_identity");
       }
-      if (!row.actor_user_id) return this.#refuse(row, token, "before_work", "unauthenticated");
+      if (!row.actor_user_id) return this.#outcomes.refuse(row, token, "before_work", "unauthenticated");
       principal = { orgId: identity.tenant_id, userId: row.actor_user_id, apiKeyId: row.api_key_id, loginSessionId: row.login_session_id };
     }
     const parsed = handler.params.safeParse(row.params);
@@ -321,7 +280,7 @@ export class JobRunner {
       // A job claimed ahead of a free handler slot waits for one here (its lease renewed meanwhile).
       if (slot.start) {
         await untilOrAborted(slot.start(), signal);
-        if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+        if (signal.aborted) return this.#outcomes.aborted(row, token, signal.reason as AbortReason);
       }
       // 3. Recheck before work: on the claim's read if it is fresh, else on a read made now.
       let pre: Authorized | undefined;
@@ -330,7 +289,7 @@ export class JobRunner {
         const fresh = preAuth && (slot.claimedAt === undefined || performance.now() - slot.claimedAt <= CLAIM_READ_FRESH_MS);
         const r = fresh ? await authorizeRow(db, clock, req, preAuth) : await this.#recheck.run(req);
         if (r instanceof AppError) {
-          if (isRefusal(r)) return this.#refuse(row, token, "before_work", r.code, r);
+          if (isRefusal(r)) return this.#outcomes.refuse(row, token, "before_work", r.code, r);
           throw r;
         }
         pre = r;
@@ -338,7 +297,7 @@ export class JobRunner {
       // What the handler gets: the recheck's answer, with the identity bound to this context (the
       // row's, which the recheck accepted) and the principal it checked.
       const auth: JobAuthorized | null = pre && principal && identity ? Object.freeze({ ...pre, identity, principal: Object.freeze({ ...principal }) }) : null;
-      if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+      if (signal.aborted) return this.#outcomes.aborted(row, token, signal.reason as AbortReason);
 
       // 4. The handler.
       let out: JobOutcome | void;
@@ -361,13 +320,13 @@ export class JobRunner {
         });
       } catch (err) {
         await progress.settled();
-        if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
-        if (isRefusal(err)) return this.#refuse(row, token, "before_work", err.code, err);
-        return this.#fail(row, token, err);
+        if (signal.aborted) return this.#outcomes.aborted(row, token, signal.reason as AbortReason);
+        if (isRefusal(err)) return this.#outcomes.refuse(row, token, "before_work", err.code, err);
+        return this.#outcomes.fail(row, token, err);
       }
       // The last report is on the row before the outcome is.
       await progress.settled();
-      if (signal.aborted) return this.#aborted(row, token, signal.reason as AbortReason);
+      if (signal.aborted) return this.#outcomes.aborted(row, token, signal.reason as AbortReason);
       freeSlot();
 
       // 5. Persist: fenced, rechecked, atomic.
@@ -377,7 +336,7 @@ export class JobRunner {
         if (persist) {
           // Retried whole: the transaction committed all of it or none (a retry after an unseen
           // commit finds the token gone and writes nothing).
-          await this.#store(
+          await this.#outcomes.store(
             () =>
               inTransaction(db, async (tx) => {
                 if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
@@ -394,76 +353,16 @@ export class JobRunner {
           // finishJobs whose every row names its own lease token). A transaction would add only
           // BEGIN/COMMIT: authorize() takes no locks either way.
           const recheck = principal && identity ? { principal, sessionId: identity.session_id, ...repoCheck } : undefined;
-          const r = await this.#store(() => this.#complete.run({ auth: recheck, id: row.id, token, now: clock.now(), result: out?.result ?? null }), outcome);
+          const r = await this.#outcomes.store(() => this.#complete.run({ auth: recheck, id: row.id, token, now: clock.now(), result: out?.result ?? null }), outcome);
           if (r === "lost") throw new LeaseLost();
           if (r instanceof AppError) throw r;
         }
       } catch (err) {
         if (err instanceof LeaseLost) return "lease_lost";
-        if (isRefusal(err)) return this.#refuse(row, token, "before_persist", err.code, err);
-        return this.#fail(row, token, err);
+        if (isRefusal(err)) return this.#outcomes.refuse(row, token, "before_persist", err.code, err);
+        return this.#outcomes.fail(row, token, err);
       }
       return "succeeded";
     });
-  }
-
-  async #refuse(row: JobRow, token: string, stage: "before_work" | "before_persist", code: string, err?: unknown): Promise<JobOutcomeLabel> {
-    this.o.metrics?.refused(row.pool, row.kind, stage, code);
-    const errorMessage = failureMessage(code, err);
-    const ok = await this.#store(() => endJob(this.o.db, { id: row.id, token, now: this.o.clock.now(), status: "refused", errorCode: code, errorMessage }));
-    return ok ? "refused" : "lease_lost";
-  }
-
-  async #aborted(row: JobRow, token: string, reason: AbortReason): Promise<JobOutcomeLabel> {
-    const now = this.o.clock.now();
-    if (reason === "lease_lost") return "lease_lost";
-    if (reason === "canceled") {
-      return (await this.#store(() => endJob(this.o.db, { id: row.id, token, now, status: "canceled", errorCode: "canceled" }))) ? "canceled" : "lease_lost";
-    }
-    const status = await this.#store(() => releaseJob(this.o.db, { id: row.id, token, now }));
-    if (status === "queued") await this.#dispatch({ id: row.id, pool: row.pool, attempts: row.attempts, run_at: now });
-    return status === undefined ? "lease_lost" : status === "abandoned" ? "abandoned" : "released";
-  }
-
-  async #fail(row: JobRow, token: string, err: unknown): Promise<JobOutcomeLabel> {
-    const e = coerceError(err);
-    if (e.code === "provider_rate_limited") return this.#defer(row, token, Number(e.details?.retry_after_ms ?? 1000));
-    const code = e.code === "internal" ? "handler_failed" : e.code;
-    this.o.logger.warn({ code, pool: row.pool, kind: row.kind, attempt: row.attempts, err: (err as Error)?.message }, "job handler failed");
-    const r = await this.#store(() =>
-      failJob(this.o.db, {
-        id: row.id,
-        token,
-        now: this.o.clock.now(),
-        errorCode: code,
-        errorMessage: failureMessage(code, e),
-        retryable: e.status >= 500,
-        ...(this.o.backoffBaseMs !== undefined ? { backoffBaseMs: this.o.backoffBaseMs } : {}),
-      }),
-    );
-    if (!r) return "lease_lost";
-    if (r.status === "queued") {
-      await this.#dispatch({ id: row.id, pool: row.pool, attempts: row.attempts, run_at: r.runAt });
-      return "retried";
-    }
-    return "failed";
-  }
-
-  /** The provider pushed back (core/provider-limits.ts): queued again after its delay, the attempt given back. */
-  async #defer(row: JobRow, token: string, delayMs: number): Promise<JobOutcomeLabel> {
-    const now = this.o.clock.now();
-    this.o.logger.info({ code: "provider_rate_limited", pool: row.pool, kind: row.kind, delay_ms: delayMs }, "provider rate limited; job deferred");
-    const r = await this.#store(() => deferJob(this.o.db, { id: row.id, token, now, runAt: new Date(now.getTime() + delayMs), errorCode: "provider_rate_limited" }));
-    if (!r) return "lease_lost";
-    await this.#dispatch({ id: row.id, pool: row.pool, attempts: r.attempts, run_at: r.runAt });
-    return "deferred";
-  }
-
-  async #dispatch(item: { id: string; pool: string; attempts: number; run_at: Date }): Promise<void> {
-    try {
-      await this.o.dispatcher.dispatch([item], this.o.clock.now());
-    } catch (err) {
-      this.o.logger.warn({ code: "dispatch_failed", pool: item.pool, err: (err as Error).message }, "dispatch failed; reconciler will retry");
-    }
   }
 }
