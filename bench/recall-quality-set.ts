@@ -329,7 +329,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["build a patch for one file", "core/fix/diff.ts#filePatch"],
   ["sweep sessions whose retention has ended", "core/retention/cleanup.ts#sweepSessions", "core/retention/cleanup.ts#cleanSession"],
   ["the list of things to clean when a session ends", "core/retention/cleaners.ts#SessionCleaners"],
-  ["sessions still waiting for cleanup", "core/retention/cleanup.ts#pendingCleanups"],
+  ["sessions still waiting for cleanup", "db/sql/sessions/pendingCleanups.ts#pendingCleanups", "core/retention/sweep-store.ts#SweepStore"],
   ["how do I lower the password hashing cost in tests", "core/crypto.ts#scrypt", "core/crypto.ts#hashPassword"],
   ["where is the session cookie checked", "core/auth/authenticate.ts#authenticate", "core/auth/authenticate.ts#credentialOf", "api/http.ts#readCookie"],
   ["which function turns a bearer string into a user", "core/auth/authenticate.ts#authenticate", "core/auth/authenticate.ts#actorOf", "core/auth/authenticate.ts#credentialOf"],

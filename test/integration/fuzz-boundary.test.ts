@@ -26,6 +26,7 @@ import { buildMemoryServices } from "../../main/memory";
 import { isSafeText } from "../../core/boundary";
 import { systemClock } from "../../core/clock";
 import { uploadsCleaner } from "../../core/ingest/uploads";
+import { relationalStores } from "../../db/stores";
 import { memoryCleaner } from "../../core/memory/services";
 import { SessionCleaners } from "../../core/retention/cleaners";
 import { JobMetrics } from "../../queues/metrics";
@@ -200,7 +201,7 @@ describe("the input boundary under fuzzing [pglite]", () => {
     const cleaners = new SessionCleaners();
     cleaners.register(memoryCleaner(ctx.memory, systemClock));
     cleaners.register(uploadsCleaner(database.db));
-    const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
+    const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, relationalStores(database.db)));
     const { queue } = createJobQueue({ db: database.db, clock: systemClock, logger, registry });
     for (const h of jobKindHandlers({ config: ctx.config, memory: ctx.memory, queue: () => queue })) registry.register(h);
     ctx.jobs = queue;

@@ -20,6 +20,7 @@ import { REDACTING_OPTIONS } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import { SessionCleaners } from "../../core/retention/cleaners";
 import { sweepSessions } from "../../core/retention/cleanup";
+import { relationalStores } from "../../db/stores";
 import { openDatabase, type OpenDatabase } from "../../db/database";
 import type { Db } from "../../db/schema";
 import { claimKeys, idempotencyCleaner, keyHash } from "../../queues/idempotency";
@@ -265,7 +266,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     // Past 24 h: `live` expired; `fresh` and the retaken key have not.
     const count = async () => Number((await sql<{ n: string }>`select count(*) as n from job_idempotency_keys where session_id = ${th.session}`.execute(t().db)).rows[0]!.n);
     expect(await count()).toBe(3);
-    await sweepSessions(t().db, clock, new SessionCleaners().register(idempotencyCleaner(t().db)), nodes[0]!.ctx.logger);
+    await sweepSessions(relationalStores(t().db), clock, new SessionCleaners().register(idempotencyCleaner(t().db)), nodes[0]!.ctx.logger);
     expect(await count()).toBe(2);
     expect(live.status).toBe(202);
     const left = await t().db.selectFrom("job_idempotency_keys").selectAll().where("session_id", "=", th.session).execute();

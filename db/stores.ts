@@ -1,0 +1,9 @@
+/** The relational stores (core/stores.ts) over one database: each area's verbs live under db/sql/<area>/. */
+import type { Stores } from "../core/stores";
+import type { Db, Tx } from "./schema";
+import { erasureReceipts } from "./sql/receipts/store";
+import { sweepStore } from "./sql/sessions/store";
+
+export function relationalStores(db: Db): Stores<Tx> {
+  return { receipts: erasureReceipts(db), sweep: sweepStore(db) };
+}
