@@ -3,6 +3,8 @@
  * db/ (db/stores.ts builds them over one database; main/ hands them to the API and the pools). `H` is
  * the transaction handle of the writes that commit with a job's fenced finish.
  */
+import type { ParseCacheStore } from "./ingest/parse-cache-store";
+import type { UploadStore } from "./ingest/upload-store";
 import type { ErasureReceiptStore } from "./retention/receipt-store";
 import type { SweepStore } from "./retention/sweep-store";
 
@@ -11,4 +13,8 @@ export interface Stores<H = unknown> {
   receipts: ErasureReceiptStore<H>;
   /** The bindings' side of the cleanup sweep (core/retention/cleanup.ts). */
   sweep: SweepStore<H>;
+  /** Uploaded snapshot archives (core/ingest/uploads.ts). */
+  uploads: UploadStore<H>;
+  /** The parse cache of incremental ingest (core/ingest/incremental.ts). */
+  parseCache: ParseCacheStore<H>;
 }

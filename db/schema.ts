@@ -3,6 +3,7 @@
  * accounts tables; row types are inferred by Kysely from these.
  */
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { RepoLevel } from "../core/repo-level";
 import type { NamespaceStoreReceipt } from "../core/retention/receipt-store";
 import type { JobEventTables } from "./job-events-schema";
 import type { MemoryTables } from "./memory-schema";
@@ -61,7 +62,7 @@ export interface RepositoriesTable {
   created_at: CreatedAt;
 }
 
-export type RepoLevel = "read" | "write" | "admin";
+export type { RepoLevel };
 export interface RepoPermissionsTable {
   repo_id: string;
   user_id: string;

@@ -98,7 +98,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
-  cleaners.register(uploadsCleaner(database.db));
+  cleaners.register(uploadsCleaner(stores.uploads));
   cleaners.register(idempotencyCleaner(database.db));
   cleaners.register(jobQuotesCleaner(database.db, stores.receipts, clock));
   // A staged ingest that crashed or lost its lease and was never retried: its rows go with the sweep.
@@ -106,7 +106,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, stores, tidy ? { tidy } : {}));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
-  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue, gates })) registry.register(h);
+  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, stores, queue: () => queue, gates })) registry.register(h);
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
   // Caps on queued jobs per organisation / session (docs/jobs.md "Caps"), refusals counted without tenant or session labels.

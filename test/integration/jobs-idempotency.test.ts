@@ -53,7 +53,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     const memory = buildMemoryServices(ctx.config, db, clock, ctx.logger);
     const registry = new JobRegistry<JobHandler>();
     const queueRef: { q?: AppContext["jobs"] } = {};
-    for (const h of jobKindHandlers({ config: ctx.config, memory, queue: () => queueRef.q! })) registry.register(h);
+    for (const h of jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queueRef.q! })) registry.register(h);
     ctx.jobs = queueRef.q = createJobQueue({ db, clock, logger: ctx.logger, registry }).queue;
     ctx.memory = memory;
     const srv = await listen(createApp(ctx));

@@ -51,7 +51,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
   beforeAll(async () => {
     const ctx = testContext(t().db, { clock: systemClock });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
+    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     cleaners = new SessionCleaners().register(memoryCleaner(memory, systemClock)).register(idempotencyCleaner(t().db)).register(jobQuotesCleaner(t().db, relationalStores(t().db).receipts, systemClock));
     Object.assign(ctx, { memory, jobs: queue, cleaners });
