@@ -5,6 +5,7 @@
  */
 import type { ParseCacheStore } from "./ingest/parse-cache-store";
 import type { UploadStore } from "./ingest/upload-store";
+import type { McpSessionStore } from "./mcp-sessions";
 import type { ErasureReceiptStore } from "./retention/receipt-store";
 import type { SweepStore } from "./retention/sweep-store";
 
@@ -17,4 +18,6 @@ export interface Stores<H = unknown> {
   uploads: UploadStore<H>;
   /** The parse cache of incremental ingest (core/ingest/incremental.ts). */
   parseCache: ParseCacheStore<H>;
+  /** Durable MCP Streamable HTTP sessions (core/mcp-sessions.ts). */
+  mcpSessions: McpSessionStore;
 }
