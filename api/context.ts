@@ -5,7 +5,8 @@
 import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
-import type { Db } from "../db/schema";
+import type { Stores } from "../core/stores";
+import type { Db, Tx } from "../db/schema";
 import type { MemoryServices } from "../core/memory/services";
 import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
@@ -15,6 +16,8 @@ import type { JobEvents } from "../ops/job-events";
 
 export interface AppContext {
   db: Db;
+  /** The relational stores the rules use (core/stores.ts), over `db`: built by main/ (db/stores.ts). */
+  stores: Stores<Tx>;
   clock: Clock;
   config: Config;
   logger: Logger;

@@ -35,6 +35,7 @@ import { silentLogger } from "../core/log";
 import { registerSession } from "../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import type { Db } from "../db/schema";
+import { relationalStores } from "../db/stores";
 import type { AppContext } from "../api/context";
 import { seedAccount } from "../test/support/fixtures";
 import { listen } from "../test/support/http";
@@ -156,7 +157,7 @@ async function baselineStack(): Promise<Baseline | undefined> {
       const a = await fixtures.seedAccount(d.db);
       const sessionId = `bench-${randomBytes(6).toString("hex")}`;
       await registry.registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
-      const srv = await listen(baseCreateApp({ db: d.db, clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
+      const srv = await listen(baseCreateApp({ db: d.db, stores: relationalStores(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
       return {
         url: srv.url,
         sessionId,
@@ -182,7 +183,7 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
       const a = await seedAccount(d.db);
       const sessionId = `bench-${randomBytes(6).toString("hex")}`;
       await registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
-      const app = createApp({ db: d.db, clock: systemClock, config: loadConfig({}), logger: silentLogger() });
+      const app = createApp({ db: d.db, stores: relationalStores(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() });
       mountBare(app, d.db);
       const srv = await listen(app);
       const base = baseline ? await baseline.listen(kind) : undefined;

@@ -30,7 +30,9 @@ import { loadConfig } from "../core/config";
 import { silentLogger } from "../core/log";
 import { BINDING_TTL_MS } from "../core/limits";
 import { expireDueBindings, registerSession } from "../core/registry/registry";
-import { markCleanupDone, pendingCleanups } from "../core/retention/cleanup";
+import { markCleanupDone } from "../db/sql/sessions/markCleanupDone";
+import { pendingCleanups } from "../db/sql/sessions/pendingCleanups";
+import { relationalStores } from "../db/stores";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { seedAccount, type Account } from "../test/support/fixtures";
 import { listen } from "../test/support/http";
@@ -80,7 +82,7 @@ async function seedDue(d: OpenDatabase, n: number): Promise<void> {
 }
 
 async function measure(d: OpenDatabase, a: Account, sessions: string[], sampleIds: () => string): Promise<Measure> {
-  const srv = await listen(createApp({ db: d.db, clock: systemClock, config: loadConfig({}), logger: silentLogger() }));
+  const srv = await listen(createApp({ db: d.db, stores: relationalStores(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() }));
   let identityRps: number;
   try {
     let k = 0;

@@ -3,6 +3,8 @@
  * accounts tables; row types are inferred by Kysely from these.
  */
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { RepoLevel } from "../core/repo-level";
+import type { NamespaceStoreReceipt } from "../core/retention/receipt-store";
 import type { JobEventTables } from "./job-events-schema";
 import type { MemoryTables } from "./memory-schema";
 
@@ -60,7 +62,7 @@ export interface RepositoriesTable {
   created_at: CreatedAt;
 }
 
-export type RepoLevel = "read" | "write" | "admin";
+export type { RepoLevel };
 export interface RepoPermissionsTable {
   repo_id: string;
   user_id: string;
@@ -113,16 +115,6 @@ export interface Database extends MemoryTables, JobEventTables {
   session_erasure_receipts: SessionErasureReceiptsTable;
   namespace_erasure_receipts: NamespaceErasureReceiptsTable;
   forget_erasure_receipts: ForgetErasureReceiptsTable;
-}
-
-/** One store of a stored namespace erasure receipt (as `DELETE /session-memory` answered it). */
-export interface NamespaceStoreReceipt {
-  store: string;
-  entities: number;
-  facts: number;
-  history: number;
-  rows?: number;
-  status: "done" | "pending";
 }
 
 /** The recorded erasure receipt of a cleared session-memory namespace (core/retention/receipts.ts). */

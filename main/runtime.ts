@@ -27,6 +27,7 @@ import { createJobQueue } from "../queues/service";
 import type { JobHandler } from "../workers/handler";
 import { startWorkers, type WorkerHost } from "../workers/host";
 import { WebhookSender } from "../workers/webhook-sender";
+import { relationalStores } from "../db/stores";
 import { cleanupHandler } from "../workers/pools/cleanup";
 import { jobKindHandlers } from "../workers/pools/kinds";
 import { startMetricsServer, type MetricsServer } from "../api/metrics-server";
@@ -81,7 +82,8 @@ export async function startPlatform(
 async function startOn(config: Config, opts: { serve: boolean; pools: string[]; logger: Logger; clock: Clock }, port: BoundPort | undefined): Promise<Platform> {
   const { logger, clock } = opts;
   const database = await openStores(config, logger);
-  const ctx: AppContext = { db: database.db, clock, config, logger, closers: [] };
+  const stores = relationalStores(database.db);
+  const ctx: AppContext = { db: database.db, stores, clock, config, logger, closers: [] };
   if (opts.serve) {
     // Rate limits shared by every API node through Redis when there is one (core/rate-limit.ts).
     // ioredis loads only when there is a Redis (the embedded default has none).
@@ -96,15 +98,15 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   // Durable jobs: one registry of handlers (later pools register theirs here), one dispatcher, metrics.
   const cleaners = new SessionCleaners();
   if (ctx.memory) cleaners.register(memoryCleaner(ctx.memory, clock));
-  cleaners.register(uploadsCleaner(database.db));
+  cleaners.register(uploadsCleaner(stores.uploads));
   cleaners.register(idempotencyCleaner(database.db));
-  cleaners.register(jobQuotesCleaner(database.db, clock));
+  cleaners.register(jobQuotesCleaner(database.db, stores.receipts, clock));
   // A staged ingest that crashed or lost its lease and was never retried: its rows go with the sweep.
   const tidy = ctx.memory?.repository.store.staging ? (limit: number) => sweepGenerations(database.db, limit) : undefined;
-  const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, tidy ? { tidy } : {}));
+  const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, stores, tidy ? { tidy } : {}));
   const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
-  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue, gates })) registry.register(h);
+  if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, stores, queue: () => queue, gates })) registry.register(h);
   ctx.cleaners = cleaners;
   ctx.jobMetrics = new JobMetrics({ db: database.db, staleMs: config.JOB_STALE_MS, processMetrics: true });
   // Caps on queued jobs per organisation / session (docs/jobs.md "Caps"), refusals counted without tenant or session labels.

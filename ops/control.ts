@@ -86,11 +86,11 @@ export const revokeSessionOp = defineOperation({
   errors: ["session_not_found"],
   http: [{ method: "delete", path: "/api/v1/execution/sessions/:id", rename: { session_id: "id" } }],
   async run(call, input) {
-    const { db, clock, cleaners, logger } = call.services;
+    const { db, clock, cleaners, logger, stores } = call.services;
     const binding = await revokeSession(db, clock, { ...call.principal, role: call.actor.role }, input.session_id);
     // Execution is blocked by the tombstone already; attempt the data cleanup now (one bounded
     // pass); the cleanup pool retries every minute until it is done.
-    if (cleaners) await cleanSession(cleaners, { tenant_id: binding.org_id, session_id: binding.session_id }, logger, { limit: MEMORY_PURGE_BATCH, batches: 1, record: { db, now: clock.now() } });
+    if (cleaners) await cleanSession(cleaners, { tenant_id: binding.org_id, session_id: binding.session_id }, logger, { limit: MEMORY_PURGE_BATCH, batches: 1, record: { receipts: stores.receipts, now: clock.now() } });
     return null;
   },
 });

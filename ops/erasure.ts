@@ -33,5 +33,5 @@ export const getSessionErasure = defineOperation({
   http: [{ method: "get", path: "/api/v1/execution/sessions/:session_id/erasure" }],
   mcp: { tool: "get_session_erasure", readOnly: true },
   run: async (call, input) =>
-    readSessionErasure(call.services.db, { orgId: call.principal.orgId, userId: call.principal.userId, role: call.principal.role ?? "" }, input.session_id),
+    readSessionErasure(call.services.stores.receipts, { orgId: call.principal.orgId, userId: call.principal.userId, role: call.principal.role ?? "" }, input.session_id),
 });

@@ -102,8 +102,8 @@ function submitOperation<P>(kind: RepoJobKind<P>, spec: SubmitSpec): Operation {
       const jobs = call.services.jobs;
       if (!jobs || !jobs.registry.get(kind.kind)) throw new AppError("unavailable", { message: "This job kind is not available on this server." });
       const repoId = call.repo!.repoId;
-      const { db, clock, config } = call.services;
-      await kind.checkSubmit?.(params as P, { config, db, identity: call.auth.identity, repoId, now: clock.now() });
+      const { stores, clock, config } = call.services;
+      await kind.checkSubmit?.(params as P, { config, uploads: stores.uploads, identity: call.auth.identity, repoId, now: clock.now() });
       const { row, replayed } = await submitJobOnce(jobs, call.auth.identity, call.principal, {
         kind: kind.kind,
         params,

@@ -32,7 +32,8 @@ import { instant, type ErasureReceipt, type MemoryScope } from "../core/memory/e
 import type { MemoryServices } from "../core/memory/services";
 import { EXPORT_FORMAT } from "../core/memory/transfer";
 import { REPO_EXPORT_FORMAT } from "../core/memory/repository-transfer";
-import { eraseJobsQuotingFacts, eraseRepoJobQuotes } from "../queues/memory-erasure";
+import { eraseJobsQuotingFacts } from "../queues/sql/eraseJobsQuotingFacts";
+import { eraseRepoJobQuotes } from "../queues/sql/eraseRepoJobQuotes";
 import { readNamespaceErasure, recordForgetErasure, recordNamespaceErasure } from "../core/retention/receipts";
 import { defineOperation, type OpCall } from "./operation";
 import { factIds, recallLimit, recallQuery, recallResults, repoNode, repoRef, source, triples } from "./schemas";
@@ -301,7 +302,7 @@ export const clearSessionMemory = defineOperation({
     const target = { tenant_id, session_id, repo_id: call.repo!.repoId };
     const full = await withJobErasure(call, receipt, target, "namespace_cleared");
     // Kept for its owner (get_namespace_erasure). The data is gone either way: a failed write is logged, not answered.
-    await recordNamespaceErasure(call.services.db, target, full.stores, call.services.clock.now()).catch((err: unknown) =>
+    await recordNamespaceErasure(call.services.stores.receipts, target, full.stores, call.services.clock.now()).catch((err: unknown) =>
       call.services.logger.warn({ code: "erasure_receipt_failed", err: (err as Error).message }, "recording the namespace erasure receipt failed"),
     );
     return full;
@@ -333,7 +334,7 @@ export const getNamespaceErasure = defineOperation({
   mcp: { tool: "get_namespace_erasure", readOnly: true },
   run: async (call, input) =>
     readNamespaceErasure(
-      call.services.db,
+      call.services.stores.receipts,
       { orgId: call.principal.orgId, userId: call.principal.userId, role: call.principal.role ?? "" },
       input.session_id ?? call.auth.identity.session_id,
       call.repo!.repoId,
@@ -510,7 +511,7 @@ export const forgetSessionWrites = defineOperation({
     ];
     // Stored, with the forgotten fact IDs while anything is pending: the cleanup sweep finishes the pending
     // stores once the running jobs end (queues/memory-erasure.ts retryPendingErasures). A failed write is logged.
-    await recordForgetErasure(call.services.db, target, stores, forgotten, now).catch((err: unknown) =>
+    await recordForgetErasure(call.services.stores.receipts, target, stores, forgotten, now).catch((err: unknown) =>
       call.services.logger.warn({ code: "erasure_receipt_failed", err: (err as Error).message }, "recording the forget erasure receipt failed"),
     );
     return { ...own, stores, done: stores.every((x) => x.status === "done") };

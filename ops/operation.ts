@@ -31,13 +31,16 @@ import type { MemoryServices } from "../core/memory/services";
 import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
 import type { ErrorCode } from "../core/errors";
-import type { Db, RepoLevel } from "../db/schema";
+import type { Stores } from "../core/stores";
+import type { Db, RepoLevel, Tx } from "../db/schema";
 import type { JobQueue } from "../queues/submit";
 import type { JobEvents } from "./job-events";
 
 /** What an operation may use. The API's AppContext is one. */
 export interface OpServices {
   db: Db;
+  /** The relational stores the rules use (core/stores.ts), over `db`. */
+  stores: Stores<Tx>;
   clock: Clock;
   config: Config;
   logger: Logger;

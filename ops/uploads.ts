@@ -39,14 +39,14 @@ export const uploadSnapshot = defineOperation({
   rateLimited: true,
   http: [{ method: "post", path: UPLOADS, status: 201, raw: "archive" }],
   async run(call) {
-    const { db, clock, limits } = call.services;
+    const { stores, clock, limits } = call.services;
     const identity = call.auth.identity;
     // Uploads per session (core/rate-limit.ts), before the body is read.
     if (!limits) throw new AppError("internal", { message: "Rate limits are not configured." });
     await limits.uploads.consume(`${identity.tenant_id}:${identity.session_id}`);
     const body = await call.body?.();
     if (!body || body.length === 0) throw new AppError("unsupported_archive");
-    return storeUpload(db, clock, identity, call.repo!.repoId, body);
+    return storeUpload(stores.uploads, clock, identity, call.repo!.repoId, body);
   },
 });
 
@@ -59,7 +59,7 @@ export const listSnapshotUploads = defineOperation({
   level: "write",
   http: [{ method: "get", path: UPLOADS }],
   mcp: { tool: "list_uploads", readOnly: true },
-  run: async (call) => ({ uploads: await listUploads(call.services.db, call.auth.identity, call.repo!.repoId, call.services.clock.now()) }),
+  run: async (call) => ({ uploads: await listUploads(call.services.stores.uploads, call.auth.identity, call.repo!.repoId, call.services.clock.now()) }),
 });
 
 export const discardSnapshotUpload = defineOperation({
@@ -73,7 +73,7 @@ export const discardSnapshotUpload = defineOperation({
   http: [{ method: "delete", path: `${UPLOADS}/:upload_id` }],
   mcp: { tool: "discard_upload", destructive: true, idempotent: true },
   async run(call, input) {
-    await discardUpload(call.services.db, call.auth.identity, call.repo!.repoId, input.upload_id, call.services.clock.now());
+    await discardUpload(call.services.stores.uploads, call.auth.identity, call.repo!.repoId, input.upload_id, call.services.clock.now());
     return null;
   },
 });

@@ -20,16 +20,19 @@
  * SHA-256 of the canonical JSON (RFC 8785) of {kind, repo_id, params}. Only a
  * submission that was accepted holds its key: a refused or invalid one leaves
  * nothing, so the client may retry it with the same key. Expired rows are
- * replaced on the next claim and purged by the cleanup sweep (`idempotencyCleaner`).
+ * replaced on the next claim and purged by the cleanup sweep (`idempotencyCleaner`). The statements are
+ * queues/sql/ (claimIdempotencyKeys, findIdempotencyKeys, purgeIdempotencyKeys).
  */
 import canonicalize from "canonicalize";
-import { sql, type RawBuilder } from "kysely";
 import { sha256Hex } from "../core/crypto";
 import { AppError } from "../core/errors";
 import type { Identity } from "../core/execution/identity";
 import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_TTL_MS } from "../core/limits";
 import type { CleanupTarget, SessionCleaner } from "../core/retention/cleaners";
 import type { Db, Tx } from "../db/schema";
+import { claimIdempotencyKeys } from "./sql/claimIdempotencyKeys";
+import { findIdempotencyKeys } from "./sql/findIdempotencyKeys";
+import { purgeIdempotencyKeys } from "./sql/purgeIdempotencyKeys";
 
 /** Printable, unquoted, no spaces: UUIDs, ULIDs, base64 and `request-42:retry` all fit. */
 const KEY_CHARS = `[A-Za-z0-9._:~+/=-]{1,${IDEMPOTENCY_KEY_MAX_CHARS}}`;
@@ -82,33 +85,20 @@ export async function claimKeys(tx: Tx, now: Date, claims: readonly KeyClaim[]):
   // transactions claiming overlapping keys (two submit flushes in flight, two API nodes) wait
   // for each other in one order and never deadlock.
   const ordered = [...claims].sort((a, b) => compareSlots(claimSlot(a), claimSlot(b)));
-  const won = await tx
-    .insertInto("job_idempotency_keys")
-    .values(
-      ordered.map((c) => ({
-        tenant_id: c.identity.tenant_id,
-        subject_id: c.identity.subject_id,
-        session_id: c.identity.session_id,
-        key_hash: c.keyHash,
-        request_hash: c.requestHash,
-        job_id: c.jobId,
-        created_at: now,
-        expires_at: expires,
-      })),
-    )
-    .onConflict((oc) =>
-      oc
-        .columns(["tenant_id", "subject_id", "session_id", "key_hash"])
-        .doUpdateSet({
-          request_hash: (eb) => eb.ref("excluded.request_hash"),
-          job_id: (eb) => eb.ref("excluded.job_id"),
-          created_at: (eb) => eb.ref("excluded.created_at"),
-          expires_at: (eb) => eb.ref("excluded.expires_at"),
-        })
-        .where("job_idempotency_keys.expires_at", "<=", now),
-    )
-    .returning(["tenant_id", "subject_id", "session_id", "key_hash"])
-    .execute();
+  const won = await claimIdempotencyKeys(
+    tx,
+    now,
+    ordered.map((c) => ({
+      tenant_id: c.identity.tenant_id,
+      subject_id: c.identity.subject_id,
+      session_id: c.identity.session_id,
+      key_hash: c.keyHash,
+      request_hash: c.requestHash,
+      job_id: c.jobId,
+      created_at: now,
+      expires_at: expires,
+    })),
+  );
   return new Set(won.map((r) => slot({ tenant_id: r.tenant_id, subject_id: r.subject_id, session_id: r.session_id } as Identity, r.key_hash)));
 }
 
@@ -120,23 +110,11 @@ export interface HeldKey {
 /** The live rows of these slots (a claim lost to them), by slot. One statement. */
 export async function findKeys(db: Db | Tx, now: Date, wanted: ReadonlyArray<Pick<KeyClaim, "identity" | "keyHash">>): Promise<Map<string, HeldKey>> {
   if (wanted.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("job_idempotency_keys")
-    .select(["tenant_id", "subject_id", "session_id", "key_hash", "request_hash", "job_id"])
-    .where((eb) =>
-      eb.or(
-        wanted.map((w) =>
-          eb.and([
-            eb("tenant_id", "=", w.identity.tenant_id),
-            eb("subject_id", "=", w.identity.subject_id),
-            eb("session_id", "=", w.identity.session_id),
-            eb("key_hash", "=", w.keyHash),
-          ]),
-        ),
-      ),
-    )
-    .where("expires_at", ">", now)
-    .execute();
+  const rows = await findIdempotencyKeys(
+    db,
+    now,
+    wanted.map((w) => ({ tenant_id: w.identity.tenant_id, subject_id: w.identity.subject_id, session_id: w.identity.session_id, key_hash: w.keyHash })),
+  );
   return new Map(
     rows.map((r) => [slot({ tenant_id: r.tenant_id, subject_id: r.subject_id, session_id: r.session_id } as Identity, r.key_hash), { requestHash: r.request_hash, jobId: r.job_id }]),
   );
@@ -144,19 +122,13 @@ export async function findKeys(db: Db | Tx, now: Date, wanted: ReadonlyArray<Pic
 
 /** RET-1: an ended session's keys go with it; keys past their 24 h go on every sweep. Bounded batches. */
 export function idempotencyCleaner(db: Db): SessionCleaner {
-  const purge = async (where: RawBuilder<boolean>, limit: number) => {
-    const r = await sql<{ n: number }>`
-      with gone as (
-        delete from job_idempotency_keys
-         where ctid in (select ctid from job_idempotency_keys where ${where} limit ${limit})
-        returning 1)
-      select count(*)::int as n from gone`.execute(db);
-    const n = r.rows[0]?.n ?? 0;
+  const purge = async (which: Parameters<typeof purgeIdempotencyKeys>[1], limit: number) => {
+    const n = await purgeIdempotencyKeys(db, which, limit);
     return { done: n < limit, removed: n };
   };
   return {
     name: "idempotency-keys",
-    purgeSession: (t: CleanupTarget, { limit }) => purge(sql<boolean>`tenant_id = ${t.tenant_id} and session_id = ${t.session_id}`, limit),
-    purgeExpired: (now, { limit }) => purge(sql<boolean>`expires_at <= ${now}`, limit),
+    purgeSession: (t: CleanupTarget, { limit }) => purge({ session: t }, limit),
+    purgeExpired: (now, { limit }) => purge({ before: now }, limit),
   };
 }

@@ -24,6 +24,7 @@ import { JOB_WATCH_POLL_MS, MAX_WATCHED_JOBS } from "../core/limits";
 import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
 import { TERMINAL_STATUSES, type JobRow } from "./jobs";
+import { jobsById } from "./sql/jobsById";
 
 const POLL_CHUNK = 500;
 
@@ -95,7 +96,7 @@ export class JobWatcher {
     try {
       for (let i = 0; i < ids.length; i += POLL_CHUNK) {
         this.polls++;
-        const rows = (await this.o.db.selectFrom("jobs").selectAll().where("id", "in", ids.slice(i, i + POLL_CHUNK)).execute()) as JobRow[];
+        const rows = await jobsById(this.o.db, ids.slice(i, i + POLL_CHUNK));
         for (const row of rows) for (const l of [...(this.#listeners.get(row.id) ?? [])]) l(row);
       }
     } catch (err) {

@@ -22,114 +22,16 @@
  * have recalled a forgotten fact before it went). The stored receipts of clears and forgets record
  * which stores are pending; the cleanup sweep retries them (`retryPendingErasures`) until done.
  * Invariants: only terminal rows are written; a marker is never overwritten, so a second pass
- * counts 0; bounded batches (`limit`) for the sweep.
+ * counts 0; bounded batches (`limit`) for the sweep. The statements are queues/sql/erase*.ts; the
+ * receipts are read and written through core's receipt store (core/retention/receipt-store.ts).
  */
-import { sql } from "kysely";
-import { AI_KIND } from "../core/jobs/ai";
-import { FIX_KIND } from "../core/jobs/fix";
-import type { CleanupTarget, SessionCleaner } from "../core/retention/cleaners";
+import type { SessionCleaner } from "../core/retention/cleaners";
+import type { ErasureReceiptStore, NamespaceStoreReceipt } from "../core/retention/receipt-store";
 import { mergeStoreReceipts } from "../core/retention/receipts";
-import type { Db, NamespaceStoreReceipt } from "../db/schema";
-import { TERMINAL_STATUSES } from "./jobs";
-
-/** Job kinds whose parameters and results quote memory. */
-export const MEMORY_QUOTING_KINDS: readonly string[] = [AI_KIND, FIX_KIND];
-
-export type ErasureCause = "namespace_cleared" | "session_forgotten" | "session_ended" | "quoted_fact_forgotten";
-
-export interface JobErasureCounts {
-  /** Job results replaced by the erasure marker. */
-  results: number;
-  /** Job parameters replaced by the erasure marker (session end only). */
-  params: number;
-  /** Idempotency rows deleted. */
-  idempotency: number;
-  /** Jobs of the scope still queued or running (left for a later pass). */
-  pending: number;
-}
-
-const marker = (cause: ErasureCause, now: Date) => JSON.stringify({ erased: true, cause, erased_at: now.toISOString() });
-
-/**
- * Erases, in one statement, the quoted content of a session's finished AI/fix jobs on one
- * repository (a clear or a forget): results become markers, their idempotency rows go.
- */
-export async function eraseRepoJobQuotes(db: Db, t: CleanupTarget & { repo_id: string }, cause: "namespace_cleared" | "session_forgotten", now: Date): Promise<JobErasureCounts> {
-  const r = await sql<{ results: number; idempotency: number; pending: number }>`
-    with hit as (
-      update jobs set result = ${marker(cause, now)}::jsonb
-       where tenant_id = ${t.tenant_id} and session_id = ${t.session_id} and repo_id = ${t.repo_id}
-         and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status in (${sql.join(TERMINAL_STATUSES)})
-         and result is not null and not coalesce(result @> '{"erased": true}'::jsonb, false)
-      returning id),
-    keys as (
-      delete from job_idempotency_keys k
-       where k.tenant_id = ${t.tenant_id} and k.session_id = ${t.session_id}
-         and k.job_id in (select j.id from jobs j where j.tenant_id = ${t.tenant_id} and j.session_id = ${t.session_id}
-                            and j.repo_id = ${t.repo_id} and j.kind in (${sql.join(MEMORY_QUOTING_KINDS)})
-                            and j.status in (${sql.join(TERMINAL_STATUSES)}))
-      returning 1)
-    select (select count(*) from hit)::int as results, (select count(*) from keys)::int as idempotency,
-           (select count(*) from jobs where tenant_id = ${t.tenant_id} and session_id = ${t.session_id} and repo_id = ${t.repo_id}
-              and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status not in (${sql.join(TERMINAL_STATUSES)}))::int as pending`.execute(db);
-  const row = r.rows[0]!;
-  return { results: row.results, params: 0, idempotency: row.idempotency, pending: row.pending };
-}
-
-/**
- * The cascade of a forget: erases, in one statement, the results of OTHER sessions' finished AI/fix
- * jobs on the repository whose `sources` cite one of `factIds` (the forgotten facts), and their
- * idempotency rows. `pending`: other sessions' AI/fix jobs on the repository not finished yet.
- */
-export async function eraseJobsQuotingFacts(db: Db, t: CleanupTarget & { repo_id: string }, factIds: readonly string[], now: Date, before: Date): Promise<JobErasureCounts> {
-  if (factIds.length === 0) return { results: 0, params: 0, idempotency: 0, pending: 0 };
-  // Only jobs created by the forget (`before`) can have recalled a forgotten fact: a fact re-learned later
-  // has the same derived ID, and later answers citing it are not erased (nor waited for).
-  const r = await sql<{ results: number; idempotency: number; pending: number }>`
-    with hit as (
-      update jobs j set result = ${marker("quoted_fact_forgotten", now)}::jsonb
-       where j.tenant_id = ${t.tenant_id} and j.repo_id = ${t.repo_id} and j.session_id is distinct from ${t.session_id}
-         and j.kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and j.status in (${sql.join(TERMINAL_STATUSES)})
-         and j.created_at <= ${before} and j.result is not null and not coalesce(j.result @> '{"erased": true}'::jsonb, false)
-         and jsonb_typeof(j.result -> 'sources') = 'array'
-         and exists (select 1 from jsonb_array_elements(j.result -> 'sources') s
-                      where s ->> 'scope' = 'repository' and s ->> 'fact_id' = any(${[...factIds]}::text[]))
-      returning j.id),
-    keys as (
-      delete from job_idempotency_keys k where k.tenant_id = ${t.tenant_id} and k.job_id in (select id from hit)
-      returning 1)
-    select (select count(*) from hit)::int as results, (select count(*) from keys)::int as idempotency,
-           (select count(*) from jobs where tenant_id = ${t.tenant_id} and repo_id = ${t.repo_id} and session_id is distinct from ${t.session_id}
-              and created_at <= ${before} and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status not in (${sql.join(TERMINAL_STATUSES)}))::int as pending`.execute(db);
-  const row = r.rows[0]!;
-  return { results: row.results, params: 0, idempotency: row.idempotency, pending: row.pending };
-}
-
-/**
- * One bounded batch of a session's end: params and result of up to `limit` finished AI/fix jobs
- * of the session become markers. Answers what it erased and how many jobs remain unfinished.
- */
-export async function eraseSessionJobQuotes(db: Db, t: CleanupTarget, now: Date, limit: number): Promise<JobErasureCounts & { more: boolean }> {
-  const params = JSON.stringify({ erased: true });
-  const r = await sql<{ results: number; params: number; n: number; pending: number }>`
-    with pick as (
-      select id from jobs
-       where tenant_id = ${t.tenant_id} and session_id = ${t.session_id}
-         and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status in (${sql.join(TERMINAL_STATUSES)})
-         and not (params @> '{"erased": true}'::jsonb)
-       limit ${limit}),
-    hit as (
-      update jobs j set params = ${params}::jsonb,
-                        result = case when j.result is null then null else ${marker("session_ended", now)}::jsonb end
-        from pick where j.id = pick.id
-      returning (j.result is not null) as had_result)
-    select (select count(*) from hit where had_result)::int as results, (select count(*) from hit)::int as params,
-           (select count(*) from hit)::int as n,
-           (select count(*) from jobs where tenant_id = ${t.tenant_id} and session_id = ${t.session_id}
-              and kind in (${sql.join(MEMORY_QUOTING_KINDS)}) and status not in (${sql.join(TERMINAL_STATUSES)}))::int as pending`.execute(db);
-  const row = r.rows[0]!;
-  return { results: row.results, params: row.params, idempotency: 0, pending: row.pending, more: row.n >= limit };
-}
+import type { Db, Tx } from "../db/schema";
+import { eraseJobsQuotingFacts } from "./sql/eraseJobsQuotingFacts";
+import { eraseRepoJobQuotes } from "./sql/eraseRepoJobQuotes";
+import { eraseSessionJobQuotes } from "./sql/eraseSessionJobQuotes";
 
 const jobStore = (store: string, rows: number, pending: boolean): NamespaceStoreReceipt => ({ store, entities: 0, facts: 0, history: 0, rows, status: pending ? "pending" : "done" });
 const isPending = (stores: readonly NamespaceStoreReceipt[], store: string) => stores.some((s) => s.store === store && s.status === "pending");
@@ -154,77 +56,30 @@ export interface RetryCounts {
  * nothing pending is never picked again. A vector store left pending by a clear is not this pass's (it
  * goes with the expiry cleanup), so such a receipt stays not done.
  */
-export async function retryPendingErasures(db: Db, now: Date, limit: number): Promise<RetryCounts> {
-  const out: RetryCounts = { receipts: 0, done: 0 };
-  await db.transaction().execute(async (tx) => {
-    const rows = await tx
-      .selectFrom("namespace_erasure_receipts")
-      .select(["tenant_id", "session_id", "repo_id", "stores"])
-      .where("done", "=", false)
-      .where(sql<boolean>`stores @> '[{"store": "jobs:results", "status": "pending"}]'::jsonb`)
-      .orderBy("updated_at")
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    for (const row of rows) {
-      const j = await eraseRepoJobQuotes(tx, row, "namespace_cleared", now);
-      const stores = mergeStoreReceipts(row.stores, [jobStore("jobs:results", j.results, j.pending > 0), jobStore("jobs:idempotency", j.idempotency, false)]);
-      const done = stores.every((s) => s.status === "done");
-      await tx
-        .updateTable("namespace_erasure_receipts")
-        .set({ stores: JSON.stringify(stores), done, updated_at: now })
-        .where("tenant_id", "=", row.tenant_id)
-        .where("session_id", "=", row.session_id)
-        .where("repo_id", "=", row.repo_id)
-        .execute();
-      out.receipts++;
-      if (done) out.done++;
-    }
+export async function retryPendingErasures(receipts: ErasureReceiptStore<Tx>, now: Date, limit: number): Promise<RetryCounts> {
+  const namespaces = await receipts.retryNamespaces(limit, now, async (tx, row) => {
+    const j = await eraseRepoJobQuotes(tx, row, "namespace_cleared", now);
+    const stores = mergeStoreReceipts(row.stores, [jobStore("jobs:results", j.results, j.pending > 0), jobStore("jobs:idempotency", j.idempotency, false)]);
+    return { stores, done: stores.every((s) => s.status === "done") };
   });
-  await db.transaction().execute(async (tx) => {
-    const rows = await tx
-      .selectFrom("forget_erasure_receipts")
-      .select(["tenant_id", "session_id", "repo_id", "stores", "fact_ids", "forgotten_at"])
-      .where("done", "=", false)
-      .where((eb) =>
-        eb.or([
-          sql<boolean>`stores @> '[{"store": "jobs:results", "status": "pending"}]'::jsonb`,
-          sql<boolean>`stores @> '[{"store": "jobs:quoting-results", "status": "pending"}]'::jsonb`,
-        ]),
-      )
-      .orderBy("updated_at")
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    for (const row of rows) {
-      const t = { tenant_id: row.tenant_id, session_id: row.session_id, repo_id: row.repo_id };
-      const add: NamespaceStoreReceipt[] = [];
-      if (isPending(row.stores, "jobs:results")) {
-        const j = await eraseRepoJobQuotes(tx, t, "session_forgotten", now);
-        add.push(jobStore("jobs:results", j.results, j.pending > 0), jobStore("jobs:idempotency", j.idempotency, false));
-      }
-      let factIds = row.fact_ids;
-      if (isPending(row.stores, "jobs:quoting-results")) {
-        const q = await eraseJobsQuotingFacts(tx, t, row.fact_ids, now, new Date(row.forgotten_at));
-        add.push(jobStore("jobs:quoting-results", q.results + q.idempotency, q.pending > 0));
-        if (q.pending === 0) factIds = [];
-      }
-      const stores = mergeStoreReceipts(row.stores, add);
-      const done = stores.every((s) => s.status === "done");
-      await tx
-        .updateTable("forget_erasure_receipts")
-        .set({ stores: JSON.stringify(stores), fact_ids: JSON.stringify(factIds), done, updated_at: now })
-        .where("tenant_id", "=", row.tenant_id)
-        .where("session_id", "=", row.session_id)
-        .where("repo_id", "=", row.repo_id)
-        .execute();
-      out.receipts++;
-      if (done) out.done++;
+  const forgets = await receipts.retryForgets(limit, now, async (tx, row) => {
+    const t = { tenant_id: row.tenant_id, session_id: row.session_id, repo_id: row.repo_id };
+    const add: NamespaceStoreReceipt[] = [];
+    if (isPending(row.stores, "jobs:results")) {
+      const j = await eraseRepoJobQuotes(tx, t, "session_forgotten", now);
+      add.push(jobStore("jobs:results", j.results, j.pending > 0), jobStore("jobs:idempotency", j.idempotency, false));
     }
+    let factIds = row.fact_ids;
+    if (isPending(row.stores, "jobs:quoting-results")) {
+      const q = await eraseJobsQuotingFacts(tx, t, row.fact_ids, now, new Date(row.forgotten_at));
+      add.push(jobStore("jobs:quoting-results", q.results + q.idempotency, q.pending > 0));
+      if (q.pending === 0) factIds = [];
+    }
+    const stores = mergeStoreReceipts(row.stores, add);
+    return { stores, fact_ids: factIds, done: stores.every((s) => s.status === "done") };
   });
-  return out;
+  const visited = [...namespaces, ...forgets];
+  return { receipts: visited.length, done: visited.filter((r) => r.done).length };
 }
 
 /**
@@ -233,7 +88,7 @@ export async function retryPendingErasures(db: Db, now: Date, limit: number): Pr
  * Its `purgeExpired` (run by every sweep) finishes the pending job stores of stored clear and
  * forget receipts (`retryPendingErasures`), `limit` receipts of each kind a sweep.
  */
-export function jobQuotesCleaner(db: Db, clock: { now(): Date }): SessionCleaner {
+export function jobQuotesCleaner(db: Db, receipts: ErasureReceiptStore<Tx>, clock: { now(): Date }): SessionCleaner {
   return {
     name: "job-quotes",
     async purgeSession(t, { limit }) {
@@ -241,7 +96,7 @@ export function jobQuotesCleaner(db: Db, clock: { now(): Date }): SessionCleaner
       return { removed: r.params, done: !r.more && r.pending === 0 };
     },
     async purgeExpired(now, { limit }) {
-      const r = await retryPendingErasures(db, now, limit);
+      const r = await retryPendingErasures(receipts, now, limit);
       return { done: r.receipts < limit };
     },
   };

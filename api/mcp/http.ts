@@ -15,7 +15,7 @@
  *     as the request's AuthInfo. Nothing is stored per client.
  *   - 2025 revisions ("legacy": 2025-11-25, 2025-06-18, …): the sessionful transport below.
  *
- * Legacy state: every MCP transport session is a durable row (api/mcp/session-store.ts: the
+ * Legacy state: every MCP transport session is a durable row (core/mcp-sessions.ts: the
  * client's initialize params and the owner), and each node keeps a cache of live SDK
  * transports in a map filled on `onsessioninitialized` and emptied on the transport's
  * `onclose`. A request for a session this node has not seen (initialized on another node,
@@ -74,7 +74,7 @@ import { toolRepoAsk } from "./tools/operations";
 import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../http";
 import { authenticate } from "../../core/auth/authenticate";
 import { authInfoFor, createMcpServer, type ToolCaller } from "./server";
-import { postgresMcpSessionStore, type McpOwner, type McpSessionRecord, type McpSessionStore } from "./session-store";
+import type { McpOwner, McpSessionRecord, McpSessionStore } from "../../core/mcp-sessions";
 import { presentsCredentials } from "./auth-challenge";
 import { isTaskListen, ListenerCounts, serveTaskListen } from "./task-listen";
 
@@ -191,7 +191,7 @@ async function isLegacy(req: Request): Promise<boolean> {
   return isLegacyRequest(probe, req.body ?? null);
 }
 
-export function mcpHttp(ctx: AppContext, store: McpSessionStore = postgresMcpSessionStore(ctx.db)): McpHttp {
+export function mcpHttp(ctx: AppContext, store: McpSessionStore = ctx.stores.mcpSessions): McpHttp {
   const entries = new Map<string, Entry>();
   /** Sessions being rebuilt on this node: concurrent requests for one share the rebuild. */
   const hydrating = new Map<string, Promise<Entry>>();

@@ -27,7 +27,7 @@ import * as tar from "tar";
 import yauzl from "yauzl";
 import { AppError } from "../errors";
 import { INGEST_MAX_ARCHIVE_ENTRIES, INGEST_MAX_DEPTH, INGEST_MAX_EXTRACT_BYTES, INGEST_MAX_FILE_BYTES } from "../limits";
-import type { ArchiveFormat } from "./uploads";
+import type { ArchiveFormat } from "./upload-store";
 
 export interface Extracted {
   files: number;

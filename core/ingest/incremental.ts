@@ -17,9 +17,8 @@
  * the counts the job reports (`files_parsed`, `files_unchanged`, `files_deleted`).
  */
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
-import type { Db, Tx } from "../../db/schema";
 import { giveTurn } from "../turn";
+import type { ParseCacheStore } from "./parse-cache-store";
 import type { ParsedFile } from "./parse";
 import { isParsable, parseSyntax, SYNTAX_PARSER } from "./syntax";
 import type { WalkedFile } from "./walk";
@@ -40,20 +39,13 @@ export interface IncrementalParse {
   deleted: string[];
 }
 
-const WRITE_CHUNK = 200;
 /** Progress is reported at most this often while parsing. */
 const PROGRESS_EVERY_MS = 50;
 
 export const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
-export async function readParseCache(db: Db, repoId: string): Promise<Map<string, CacheRow>> {
-  const rows = await db
-    .selectFrom("repo_ingest_files")
-    .select(["path", "sha256", "parser", "parsed"])
-    .where("repo_id", "=", repoId)
-    // Visible rows only: untagged, or staged by a published generation (db/graph/postgres/generations.ts visibleRow).
-    .where(sql<boolean>`(gen is null or gen in (select g.id from repo_graph_gens g where g.published_at is not null))`)
-    .execute();
+export async function readParseCache(cache: ParseCacheStore, repoId: string): Promise<Map<string, CacheRow>> {
+  const rows = await cache.read(repoId);
   return new Map(rows.map((r) => [r.path, { sha256: r.sha256, parser: r.parser, parsed: (r.parsed as ParsedFile | null) ?? null }]));
 }
 
@@ -100,44 +92,18 @@ export async function parseChanged(
   return out;
 }
 
-const cacheRows = (repoId: string, upserts: IncrementalParse["upserts"], now: Date, gen: string | null) =>
-  upserts.map((u) => ({ repo_id: repoId, path: u.path, sha256: u.sha256, parser: SYNTAX_PARSER, parsed: JSON.stringify(u.parsed), updated_at: now, gen }));
+const cacheRows = (upserts: IncrementalParse["upserts"]) => upserts.map((u) => ({ path: u.path, sha256: u.sha256, parser: SYNTAX_PARSER, parsed: u.parsed }));
 
 /**
- * Staged half (inside the caller's short fenced step): the rows of `upserts` whose path has no
+ * Staged half (inside the caller's short fenced step `h`): the rows of `upserts` whose path has no
  * row yet, tagged with the ingest's generation. Returns the paths that do have one (written by
  * `writeParseCache` in the finish).
  */
-export async function stageParseCache(tx: Tx, repoId: string, gen: string, upserts: IncrementalParse["upserts"], now: Date): Promise<string[]> {
-  const taken: string[] = [];
-  for (let i = 0; i < upserts.length; i += WRITE_CHUNK) {
-    const chunk = upserts.slice(i, i + WRITE_CHUNK);
-    const inserted = await tx.insertInto("repo_ingest_files").values(cacheRows(repoId, chunk, now, gen)).onConflict((oc) => oc.columns(["repo_id", "path"]).doNothing()).returning("path").execute();
-    const fresh = new Set(inserted.map((r) => r.path));
-    for (const u of chunk) if (!fresh.has(u.path)) taken.push(u.path);
-  }
-  return taken;
+export async function stageParseCache<H>(cache: ParseCacheStore<H>, h: H, repoId: string, gen: string, upserts: IncrementalParse["upserts"], now: Date): Promise<string[]> {
+  return cache.stage(h, repoId, gen, cacheRows(upserts), now);
 }
 
-/** The persist half: the rows of files parsed this time, and the removal of deleted ones. */
-export async function writeParseCache(tx: Tx, repoId: string, r: Pick<IncrementalParse, "upserts" | "deleted">, now: Date): Promise<void> {
-  for (let i = 0; i < r.upserts.length; i += WRITE_CHUNK) {
-    const rows = cacheRows(repoId, r.upserts.slice(i, i + WRITE_CHUNK), now, null);
-    await tx
-      .insertInto("repo_ingest_files")
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(["repo_id", "path"]).doUpdateSet((eb) => ({
-          sha256: eb.ref("excluded.sha256"),
-          parser: eb.ref("excluded.parser"),
-          parsed: eb.ref("excluded.parsed"),
-          updated_at: eb.ref("excluded.updated_at"),
-          gen: null,
-        })),
-      )
-      .execute();
-  }
-  for (let i = 0; i < r.deleted.length; i += WRITE_CHUNK) {
-    await tx.deleteFrom("repo_ingest_files").where("repo_id", "=", repoId).where("path", "in", r.deleted.slice(i, i + WRITE_CHUNK)).execute();
-  }
+/** The persist half (in the fenced finish `h`): the rows of files parsed this time, and the removal of deleted ones. */
+export async function writeParseCache<H>(cache: ParseCacheStore<H>, h: H, repoId: string, r: Pick<IncrementalParse, "upserts" | "deleted">, now: Date): Promise<void> {
+  await cache.write(h, repoId, cacheRows(r.upserts), r.deleted, now);
 }

@@ -14,15 +14,12 @@
  * overshoot.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { Db, Tx } from "../../db/schema";
-import { inTransaction } from "../transaction";
 import type { Clock } from "../clock";
 import { AppError, limitError } from "../errors";
 import type { Identity } from "../execution/identity";
 import { INGEST_MAX_UPLOAD_BYTES_PER_TENANT, INGEST_MAX_UPLOADS_PER_SESSION, INGEST_UPLOAD_TTL_MS } from "../limits";
 import type { CleanupTarget, SessionCleaner } from "../retention/cleaners";
-
-export type ArchiveFormat = "tar" | "tar.gz" | "zip";
+import type { ArchiveFormat, StoredUpload, UploadStore } from "./upload-store";
 
 export interface UploadInfo {
   upload_id: string;
@@ -30,12 +27,6 @@ export interface UploadInfo {
   size: number;
   sha256: string;
   expires_at: string;
-}
-
-export interface StoredUpload {
-  id: string;
-  format: ArchiveFormat;
-  content: Uint8Array;
 }
 
 /** The format from the first bytes (never from a file name or Content-Type); null when none of ours. */
@@ -48,7 +39,7 @@ export function sniffFormat(b: Uint8Array): ArchiveFormat | null {
 
 const UPLOAD_ID = /^upl_[0-9a-f]{32}$/;
 
-export async function storeUpload(db: Db, clock: Clock, identity: Identity, repoId: string, content: Buffer): Promise<UploadInfo> {
+export async function storeUpload(uploads: UploadStore, clock: Clock, identity: Identity, repoId: string, content: Buffer): Promise<UploadInfo> {
   const format = sniffFormat(content);
   if (!format) throw new AppError("unsupported_archive");
   const now = clock.now();
@@ -65,109 +56,69 @@ export async function storeUpload(db: Db, clock: Clock, identity: Identity, repo
     created_at: now,
     expires_at: new Date(now.getTime() + INGEST_UPLOAD_TTL_MS),
   };
-  await inTransaction(db, async (tx) => {
-    // One writer per organisation at a time: the bounds below cannot be overshot by racing uploads.
-    await tx.selectFrom("organizations").select("id").where("id", "=", identity.tenant_id).forUpdate().executeTakeFirstOrThrow();
-    const live = await tx
-      .selectFrom("ingest_uploads")
-      .select((eb) => [
-        eb.fn.coalesce(eb.fn.sum<string>("size"), eb.lit(0)).as("bytes"),
-        eb.fn.countAll<string>().filterWhere((w) => w.and([w("session_id", "=", identity.session_id), w("ingested_at", "is", null)])).as("mine"),
-      ])
-      .where("tenant_id", "=", identity.tenant_id)
-      .where("expires_at", ">", now)
-      .executeTakeFirstOrThrow();
-    if (Number(live.mine) >= INGEST_MAX_UPLOADS_PER_SESSION) throw limitError("uploads_per_session", INGEST_MAX_UPLOADS_PER_SESSION);
-    if (Number(live.bytes) + content.length > INGEST_MAX_UPLOAD_BYTES_PER_TENANT) throw limitError("upload_bytes_per_tenant", INGEST_MAX_UPLOAD_BYTES_PER_TENANT);
-    await tx.insertInto("ingest_uploads").values(row).execute();
+  // Checked under the organisation's row lock: the bounds cannot be overshot by racing uploads.
+  await uploads.insert(row, (live) => {
+    if (live.mine >= INGEST_MAX_UPLOADS_PER_SESSION) throw limitError("uploads_per_session", INGEST_MAX_UPLOADS_PER_SESSION);
+    if (live.bytes + content.length > INGEST_MAX_UPLOAD_BYTES_PER_TENANT) throw limitError("upload_bytes_per_tenant", INGEST_MAX_UPLOAD_BYTES_PER_TENANT);
   });
   return { upload_id: row.id, format, size: row.size, sha256: row.sha256, expires_at: row.expires_at.toISOString() };
 }
 
-/** The rows this identity may use for this repository: its own session's, not expired. */
-function mine(db: Db | Tx, identity: Identity, repoId: string, now: Date) {
-  return db
-    .selectFrom("ingest_uploads")
-    .where("tenant_id", "=", identity.tenant_id)
-    .where("subject_id", "=", identity.subject_id)
-    .where("session_id", "=", identity.session_id)
-    .where("repo_id", "=", repoId)
-    .where("ingested_at", "is", null)
-    .where("expires_at", ">", now);
-}
-
-function ownUploads(db: Db | Tx, identity: Identity, repoId: string, uploadId: string, now: Date) {
+/** The upload ID checked before any read: anything not of its shape is nobody's upload. */
+function checkedId(uploadId: string): string {
   if (!UPLOAD_ID.test(uploadId)) throw new AppError("upload_not_found");
-  return mine(db, identity, repoId, now).where("id", "=", uploadId);
+  return uploadId;
 }
 
 /** The upload, if it belongs to this identity and repository and has not expired; otherwise `upload_not_found`. */
-export async function findUpload(db: Db | Tx, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<StoredUpload> {
-  const row = await ownUploads(db, identity, repoId, uploadId, now).select(["id", "format", "content"]).executeTakeFirst();
+export async function findUpload(uploads: UploadStore, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<StoredUpload> {
+  const row = await uploads.findOwn({ identity, repoId, now }, checkedId(uploadId));
   if (!row) throw new AppError("upload_not_found");
   return row;
 }
 
 /** The submission-time check: the same rules, without reading the content. */
-export async function checkUpload(db: Db | Tx, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<void> {
-  if (!(await ownUploads(db, identity, repoId, uploadId, now).select("id").executeTakeFirst())) throw new AppError("upload_not_found");
+export async function checkUpload(uploads: UploadStore, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<void> {
+  if (!(await uploads.hasOwn({ identity, repoId, now }, checkedId(uploadId)))) throw new AppError("upload_not_found");
 }
 
 /** This session's live uploads for the repository, newest first: metadata only. */
-export async function listUploads(db: Db, identity: Identity, repoId: string, now: Date): Promise<UploadInfo[]> {
-  const rows = await mine(db, identity, repoId, now)
-    .select(["id", "format", "size", "sha256", "expires_at"])
-    .orderBy("created_at", "desc")
-    .limit(INGEST_MAX_UPLOADS_PER_SESSION)
-    .execute();
+export async function listUploads(uploads: UploadStore, identity: Identity, repoId: string, now: Date): Promise<UploadInfo[]> {
+  const rows = await uploads.listOwn({ identity, repoId, now }, INGEST_MAX_UPLOADS_PER_SESSION);
   return rows.map((r) => ({ upload_id: r.id, format: r.format, size: r.size, sha256: r.sha256, expires_at: r.expires_at.toISOString() }));
 }
 
 /** Discards one of this session's uploads; `upload_not_found` for anything else. */
-export async function discardUpload(db: Db, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<void> {
-  const own = await ownUploads(db, identity, repoId, uploadId, now).select("id").executeTakeFirst();
-  if (!own) throw new AppError("upload_not_found");
-  await db.deleteFrom("ingest_uploads").where("id", "=", own.id).execute();
+export async function discardUpload(uploads: UploadStore, identity: Identity, repoId: string, uploadId: string, now: Date): Promise<void> {
+  const id = checkedId(uploadId);
+  if (!(await uploads.hasOwn({ identity, repoId, now }, id))) throw new AppError("upload_not_found");
+  await uploads.remove(id);
 }
 
 /**
- * Consumed: called inside the ingest job's fenced persist, so it happens only with a successful ingest.
- * The upload becomes the repository's last snapshot (kept INGEST_UPLOAD_TTL_MS from now); the one it
- * replaces is deleted.
+ * Consumed: called inside the ingest job's fenced persist (`h`, its transaction), so it happens only with a
+ * successful ingest. The upload becomes the repository's last snapshot (kept INGEST_UPLOAD_TTL_MS from now);
+ * the one it replaces is deleted.
  */
-export async function markIngested(tx: Tx, repoId: string, uploadId: string, now: Date): Promise<void> {
-  await tx
-    .updateTable("ingest_uploads")
-    .set({ ingested_at: now, expires_at: new Date(now.getTime() + INGEST_UPLOAD_TTL_MS) })
-    .where("id", "=", uploadId)
-    .execute();
-  await tx.deleteFrom("ingest_uploads").where("repo_id", "=", repoId).where("ingested_at", "is not", null).where("id", "<>", uploadId).execute();
+export async function markIngested<H>(uploads: UploadStore<H>, h: H, repoId: string, uploadId: string, now: Date): Promise<void> {
+  await uploads.markIngested(h, repoId, uploadId, now, new Date(now.getTime() + INGEST_UPLOAD_TTL_MS));
 }
 
 /** The repository's last ingested snapshot upload, if it is still kept (any session of the repository's writers may use it). */
-export async function findIngestedUpload(db: Db | Tx, repoId: string, uploadId: string, now: Date): Promise<StoredUpload | undefined> {
+export async function findIngestedUpload(uploads: UploadStore, repoId: string, uploadId: string, now: Date): Promise<StoredUpload | undefined> {
   if (!UPLOAD_ID.test(uploadId)) return undefined;
-  return db
-    .selectFrom("ingest_uploads")
-    .select(["id", "format", "content"])
-    .where("id", "=", uploadId)
-    .where("repo_id", "=", repoId)
-    .where("ingested_at", "is not", null)
-    .where("expires_at", ">", now)
-    .executeTakeFirst();
+  return uploads.findIngested(repoId, uploadId, now);
 }
 
 /** RET-1: an ended session's uploads go with it; expired ones go on every sweep. Bounded batches. */
-export function uploadsCleaner(db: Db): SessionCleaner {
-  const purge = async (where: (qb: ReturnType<typeof base>) => ReturnType<typeof base>, limit: number) => {
-    const ids = (await where(base()).select("id").limit(limit).execute()).map((r) => r.id);
-    if (ids.length > 0) await db.deleteFrom("ingest_uploads").where("id", "in", ids).execute();
-    return { done: ids.length < limit, removed: ids.length };
+export function uploadsCleaner(uploads: UploadStore): SessionCleaner {
+  const purge = async (which: { session: CleanupTarget } | { before: Date }, limit: number) => {
+    const n = await uploads.purge(which, limit);
+    return { done: n < limit, removed: n };
   };
-  const base = () => db.selectFrom("ingest_uploads");
   return {
     name: "ingest-uploads",
-    purgeSession: (t: CleanupTarget, { limit }) => purge((qb) => qb.where("tenant_id", "=", t.tenant_id).where("session_id", "=", t.session_id), limit),
-    purgeExpired: (now, { limit }) => purge((qb) => qb.where("expires_at", "<=", now), limit),
+    purgeSession: (t: CleanupTarget, { limit }) => purge({ session: t }, limit),
+    purgeExpired: (now, { limit }) => purge({ before: now }, limit),
   };
 }

@@ -10,8 +10,8 @@ import { idString } from "../boundary";
 import type { Config } from "../config";
 import type { Identity } from "../execution/identity";
 import { checkGitUrl, resolveLocalSource } from "../ingest/source";
+import type { UploadStore } from "../ingest/upload-store";
 import { checkUpload } from "../ingest/uploads";
-import type { Db } from "../../db/schema";
 import { defineJobKind } from "./kind";
 
 export const INGEST_KIND = "ingest.snapshot";
@@ -52,9 +52,9 @@ export type IngestSourceConfig = Pick<Config, "INGEST_ALLOWED_ROOTS" | "INGEST_G
 export async function checkIngestSource(
   config: IngestSourceConfig,
   params: IngestParams,
-  who: { db: Db; identity: Identity; repoId: string; now: Date },
+  who: { uploads: UploadStore; identity: Identity; repoId: string; now: Date },
 ): Promise<void> {
   if (params.path !== undefined) await resolveLocalSource(params.path, config.INGEST_ALLOWED_ROOTS);
   else if (params.git_url !== undefined) checkGitUrl(params.git_url, config.INGEST_GIT_ALLOWED);
-  else await checkUpload(who.db, who.identity, who.repoId, params.upload_id!, who.now);
+  else await checkUpload(who.uploads, who.identity, who.repoId, params.upload_id!, who.now);
 }

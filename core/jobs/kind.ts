@@ -7,9 +7,10 @@
  * the handlers — so neither api/ nor ops/ imports workers/.
  */
 import type { z } from "zod";
-import type { Db, RepoLevel } from "../../db/schema";
 import type { Config } from "../config";
 import type { Identity } from "../execution/identity";
+import type { UploadStore } from "../ingest/upload-store";
+import type { RepoLevel } from "../repo-level";
 
 /** WRK-1: the dedicated pools. */
 export const POOLS = ["ingest", "ai", "embedding", "fix", "cleanup"] as const;
@@ -46,7 +47,8 @@ export interface JobKind<P = unknown> {
 /** What a kind's submission-time check may read: the server's configuration and the caller's execution. */
 export interface SubmitCheck {
   config: Config;
-  db: Db;
+  /** The uploads an ingest of an uploaded archive names (core/ingest/uploads.ts). */
+  uploads: UploadStore;
   identity: Identity;
   repoId: string;
   now: Date;

@@ -11,10 +11,10 @@
 import type { Clock } from "../clock";
 import type { Logger } from "../log";
 import { MEMORY_PURGE_BATCH } from "../limits";
-import { expireDueBindings } from "../registry/registry";
-import type { Db, Tx } from "../../db/schema";
 import type { CleanupTarget, SessionCleaners } from "./cleaners";
-import { recordErasurePass, type StorePass } from "./receipts";
+import type { ErasureReceiptStore, StorePass } from "./receipt-store";
+import { recordErasurePass } from "./receipts";
+import type { SweepStore } from "./sweep-store";
 
 export interface SweepOptions {
   /** Sessions visited per sweep. */
@@ -33,34 +33,15 @@ export interface SweepResult {
   failures: Array<{ cleaner: string }>;
 }
 
-export async function pendingCleanups(db: Db, limit: number): Promise<CleanupTarget[]> {
-  const rows = await db
-    .selectFrom("session_bindings")
-    .select(["org_id", "session_id"])
-    .where("tombstoned_at", "is not", null)
-    .where("cleanup_done_at", "is", null)
-    .orderBy("tombstoned_at")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ tenant_id: r.org_id, session_id: r.session_id }));
+/** What a sweep reads and writes: the bindings (expiry, pending cleanups) and the erasure receipts. */
+export interface SweepStores {
+  sweep: SweepStore;
+  receipts: ErasureReceiptStore;
 }
 
-/** Marks cleanup done; only for tombstoned bindings (so it can never touch a live one). */
-export async function markCleanupDone(tx: Tx, targets: readonly CleanupTarget[], now: Date): Promise<number> {
-  if (targets.length === 0) return 0;
-  const r = await tx
-    .updateTable("session_bindings")
-    .set({ cleanup_done_at: now })
-    .where("session_id", "in", targets.map((t) => t.session_id))
-    .where("tombstoned_at", "is not", null)
-    .where("cleanup_done_at", "is", null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
-}
-
-export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionCleaners, logger: Logger, o: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepSessions(stores: SweepStores, clock: Clock, cleaners: SessionCleaners, logger: Logger, o: SweepOptions = {}): Promise<SweepResult> {
   const limit = o.limit ?? MEMORY_PURGE_BATCH;
-  const expired = await expireDueBindings(db, clock);
+  const expired = await stores.sweep.expireDue(clock);
   const failures: Array<{ cleaner: string }> = [];
   for (const c of cleaners.list()) {
     if (!c.purgeExpired) continue;
@@ -71,11 +52,11 @@ export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionClean
       logger.warn({ code: "cleanup_failed", cleaner: c.name, err: (err as Error).message }, "expired-data cleanup failed; retried next sweep");
     }
   }
-  const targets = await pendingCleanups(db, o.sessions ?? 100);
+  const targets = await stores.sweep.pendingCleanups(o.sessions ?? 100);
   const done: CleanupTarget[] = [];
   for (const target of targets) {
     if (o.signal?.aborted) break;
-    if (await cleanSession(cleaners, target, logger, { limit, batches: o.batchesPerSession ?? 4, failures, record: { db, now: clock.now() } })) done.push(target);
+    if (await cleanSession(cleaners, target, logger, { limit, batches: o.batchesPerSession ?? 4, failures, record: { receipts: stores.receipts, now: clock.now() } })) done.push(target);
   }
   return { expired, visited: targets.length, done, failures };
 }
@@ -91,7 +72,7 @@ export async function cleanSession(
   cleaners: SessionCleaners,
   target: CleanupTarget,
   logger: Logger,
-  o: { limit: number; batches: number; failures?: Array<{ cleaner: string }>; record?: { db: Db; now: Date } },
+  o: { limit: number; batches: number; failures?: Array<{ cleaner: string }>; record?: { receipts: ErasureReceiptStore; now: Date } },
 ): Promise<boolean> {
   let all = true;
   const pass: StorePass[] = [];
@@ -113,7 +94,7 @@ export async function cleanSession(
   }
   if (o.record) {
     try {
-      await recordErasurePass(o.record.db, target, pass, o.record.now);
+      await recordErasurePass(o.record.receipts, target, pass, o.record.now);
     } catch (err) {
       logger.warn({ code: "erasure_receipt_failed", err: (err as Error).message }, "recording the erasure receipt failed; the next pass records again");
     }

@@ -8,14 +8,8 @@
  */
 import { AppError } from "../errors";
 import { isValidId } from "../execution/identity";
-import type { Db, NamespaceStoreReceipt } from "../../db/schema";
 import type { CleanupTarget } from "./cleaners";
-
-export interface StorePass {
-  store: string;
-  removed: number;
-  status: "done" | "pending";
-}
+import type { ErasureReceiptStore, NamespaceStoreReceipt, NamespaceTarget, StorePass } from "./receipt-store";
 
 export interface SessionErasure {
   session_id: string;
@@ -28,20 +22,8 @@ export interface SessionErasure {
 }
 
 /** Adds one pass's counts to the session's receipt (creating it on the first pass). */
-export async function recordErasurePass(db: Db, t: CleanupTarget, pass: readonly StorePass[], now: Date): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto("session_erasure_receipts")
-      .values({ tenant_id: t.tenant_id, session_id: t.session_id, stores: "[]", created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(["tenant_id", "session_id"]).doNothing())
-      .execute();
-    const row = await tx
-      .selectFrom("session_erasure_receipts")
-      .select(["stores", "done", "passes"])
-      .where("tenant_id", "=", t.tenant_id)
-      .where("session_id", "=", t.session_id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+export async function recordErasurePass(receipts: ErasureReceiptStore, t: CleanupTarget, pass: readonly StorePass[], now: Date): Promise<void> {
+  await receipts.updateSession(t, now, (row) => {
     const stores = new Map(row.stores.map((s) => [s.store, { ...s }]));
     for (const p of pass) {
       const was = stores.get(p.store);
@@ -49,25 +31,14 @@ export async function recordErasurePass(db: Db, t: CleanupTarget, pass: readonly
       stores.set(p.store, { store: p.store, removed: (was?.removed ?? 0) + p.removed, status: was?.status === "done" ? "done" : p.status });
     }
     const list = [...stores.values()];
-    const done = list.every((s) => s.status === "done");
-    await tx
-      .updateTable("session_erasure_receipts")
-      .set({ stores: JSON.stringify(list), done, passes: row.passes + 1, updated_at: now, ...(done && !row.done ? { done_at: now } : {}) })
-      .where("tenant_id", "=", t.tenant_id)
-      .where("session_id", "=", t.session_id)
-      .execute();
+    return { stores: list, done: list.every((s) => s.status === "done"), passes: row.passes + 1 };
   });
 }
 
 /** The receipt of an ended session, for its owner or an owner/admin of its organisation. */
-export async function readSessionErasure(db: Db, p: { orgId: string; userId: string; role: string }, sessionId: string): Promise<SessionErasure> {
+export async function readSessionErasure(receipts: ErasureReceiptStore, p: { orgId: string; userId: string; role: string }, sessionId: string): Promise<SessionErasure> {
   if (!isValidId(sessionId)) throw new AppError("session_not_found");
-  const b = await db
-    .selectFrom("session_bindings as b")
-    .leftJoin("session_erasure_receipts as r", (j) => j.onRef("r.tenant_id", "=", "b.org_id").onRef("r.session_id", "=", "b.session_id"))
-    .select(["b.org_id", "b.user_id", "b.tombstoned_at", "b.tombstone_reason", "r.stores", "r.passes", "r.done", "r.updated_at"])
-    .where("b.session_id", "=", sessionId)
-    .executeTakeFirst();
+  const b = await receipts.readSession(sessionId);
   const allowed = b && b.org_id === p.orgId && (b.user_id === p.userId || p.role === "owner" || p.role === "admin");
   if (!b || !allowed) throw new AppError("session_not_found");
   // A live session has no receipt: there is nothing to erase yet.
@@ -99,28 +70,10 @@ export interface NamespaceErasure {
  * Stores what clearing one namespace answered (creating the row on the first clear; a repeated clear adds
  * its counts, and a store once done stays done), in one transaction on that row.
  */
-export async function recordNamespaceErasure(
-  db: Db,
-  t: { tenant_id: string; session_id: string; repo_id: string },
-  stores: readonly NamespaceStoreReceipt[],
-  now: Date,
-): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    // Creates the row or takes the existing one's lock, and reads what it held, in one statement.
-    const row = await tx
-      .insertInto("namespace_erasure_receipts")
-      .values({ ...t, stores: "[]", created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doUpdateSet({ updated_at: now }))
-      .returning(["stores", "clears"])
-      .executeTakeFirstOrThrow();
+export async function recordNamespaceErasure(receipts: ErasureReceiptStore, t: NamespaceTarget, stores: readonly NamespaceStoreReceipt[], now: Date): Promise<void> {
+  await receipts.updateNamespace(t, now, (row) => {
     const list = mergeStoreReceipts(row.stores, stores);
-    await tx
-      .updateTable("namespace_erasure_receipts")
-      .set({ stores: JSON.stringify(list), done: list.every((s) => s.status === "done"), clears: row.clears + 1, updated_at: now })
-      .where("tenant_id", "=", t.tenant_id)
-      .where("session_id", "=", t.session_id)
-      .where("repo_id", "=", t.repo_id)
-      .execute();
+    return { stores: list, done: list.every((s) => s.status === "done"), clears: row.clears + 1 };
   });
 }
 
@@ -145,31 +98,12 @@ export function mergeStoreReceipts(was: readonly NamespaceStoreReceipt[], add: r
  * `jobs:quoting-results` store is pending: the cleanup sweep needs them to finish the cascade once the other
  * sessions' running AI/fix jobs end (queues/memory-erasure.ts `retryPendingErasures`).
  */
-export async function recordForgetErasure(
-  db: Db,
-  t: { tenant_id: string; session_id: string; repo_id: string },
-  stores: readonly NamespaceStoreReceipt[],
-  factIds: readonly string[],
-  now: Date,
-): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    // Creates the row or takes the existing one's lock, and reads what it held, in one statement.
-    const row = await tx
-      .insertInto("forget_erasure_receipts")
-      .values({ ...t, stores: "[]", fact_ids: "[]", forgotten_at: now, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(["tenant_id", "session_id", "repo_id"]).doUpdateSet({ updated_at: now }))
-      .returning(["stores", "fact_ids", "forgets"])
-      .executeTakeFirstOrThrow();
+export async function recordForgetErasure(receipts: ErasureReceiptStore, t: NamespaceTarget, stores: readonly NamespaceStoreReceipt[], factIds: readonly string[], now: Date): Promise<void> {
+  await receipts.updateForget(t, now, (row) => {
     const list = mergeStoreReceipts(row.stores, stores);
     const quoting = list.find((s) => s.store === "jobs:quoting-results");
     const ids = quoting?.status === "pending" ? [...new Set([...row.fact_ids, ...factIds])] : [];
-    await tx
-      .updateTable("forget_erasure_receipts")
-      .set({ stores: JSON.stringify(list), fact_ids: JSON.stringify(ids), done: list.every((s) => s.status === "done"), forgets: row.forgets + 1, forgotten_at: now, updated_at: now })
-      .where("tenant_id", "=", t.tenant_id)
-      .where("session_id", "=", t.session_id)
-      .where("repo_id", "=", t.repo_id)
-      .execute();
+    return { stores: list, fact_ids: ids, done: list.every((s) => s.status === "done"), forgets: row.forgets + 1 };
   });
 }
 
@@ -178,17 +112,11 @@ export async function recordForgetErasure(
  * sessions, the clearing one included) or an owner/admin of its organisation; anyone else, and a namespace never
  * cleared, get 404 (`session_not_found` / `not_found`), so a foreign session's existence is not told.
  */
-export async function readNamespaceErasure(db: Db, p: { orgId: string; userId: string; role: string }, sessionId: string, repoId: string): Promise<NamespaceErasure> {
+export async function readNamespaceErasure(receipts: ErasureReceiptStore, p: { orgId: string; userId: string; role: string }, sessionId: string, repoId: string): Promise<NamespaceErasure> {
   if (!isValidId(sessionId)) throw new AppError("session_not_found");
-  const b = await db.selectFrom("session_bindings").select(["org_id", "user_id"]).where("session_id", "=", sessionId).executeTakeFirst();
+  const b = await receipts.sessionOwner(sessionId);
   if (!b || b.org_id !== p.orgId || !(b.user_id === p.userId || p.role === "owner" || p.role === "admin")) throw new AppError("session_not_found");
-  const r = await db
-    .selectFrom("namespace_erasure_receipts")
-    .selectAll()
-    .where("tenant_id", "=", b.org_id)
-    .where("session_id", "=", sessionId)
-    .where("repo_id", "=", repoId)
-    .executeTakeFirst();
+  const r = await receipts.readNamespace({ tenant_id: b.org_id, session_id: sessionId, repo_id: repoId });
   if (!r) throw new AppError("not_found", { message: "This namespace has no erasure receipt: it was never cleared." });
   return {
     scope: "namespace",

@@ -97,7 +97,7 @@ describeWithPython(py, "contract fuzzing (Schemathesis) against a live embedded 
     const ctx = testContext(db.db, { clock: systemClock });
     memory = buildMemoryServices(ctx.config, db.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
-    const th = await startTestHost(db, jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), {
+    const th = await startTestHost(db, jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), {
       stores: { repository: memory.repository.store },
       pools: ["ai", "fix", "embedding"],
     });

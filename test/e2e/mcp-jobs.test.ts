@@ -35,7 +35,7 @@ await describeEachDatabase("MCP job tools", (t) => {
     const ctx = testContext(t().db, { clock: systemClock, env: { INGEST_ALLOWED_ROOTS: root } });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
-    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
+    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
     ref.queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;

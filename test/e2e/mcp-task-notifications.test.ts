@@ -115,7 +115,7 @@ describe("MCP task notifications over subscriptions/listen (in-process, PGlite, 
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     // Submission only, no worker yet: a job stays queued until the test starts the pools.
     const ref: { queue?: JobQueue } = {};
-    handlers = jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! });
+    handlers = jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! });
     const registry = new JobRegistry<JobHandler>();
     for (const h of handlers) registry.register(h);
     ref.queue = { db: database.db, clock: systemClock, registry, dispatcher: new PostgresDispatcher(database.db) };

@@ -77,7 +77,7 @@ describe("MCP tasks on job rows (in-process, PGlite, worker pools)", () => {
     ctx = testContext(database.db, { clock: systemClock, env: { INGEST_ALLOWED_ROOTS: root } });
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
-    th = await startTestHost(database, jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
+    th = await startTestHost(database, jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
     ref.queue = { db: database.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;

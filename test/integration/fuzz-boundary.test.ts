@@ -199,10 +199,10 @@ describe("the input boundary under fuzzing [pglite]", () => {
     ctx.memory = buildMemoryServices(ctx.config, database.db, systemClock, logger);
     const cleaners = new SessionCleaners();
     cleaners.register(memoryCleaner(ctx.memory, systemClock));
-    cleaners.register(uploadsCleaner(database.db));
-    const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
+    cleaners.register(uploadsCleaner(ctx.stores.uploads));
+    const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, ctx.stores));
     const { queue } = createJobQueue({ db: database.db, clock: systemClock, logger, registry });
-    for (const h of jobKindHandlers({ config: ctx.config, memory: ctx.memory, queue: () => queue })) registry.register(h);
+    for (const h of jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory: ctx.memory, queue: () => queue })) registry.register(h);
     ctx.jobs = queue;
     ctx.cleaners = cleaners;
     ctx.jobMetrics = new JobMetrics({ db: database.db });

@@ -32,6 +32,7 @@ import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
+import { relationalStores } from "../../db/stores";
 
 const run = promisify(execFile);
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
@@ -48,7 +49,7 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
     gitRoot = await mkdtemp(path.join(tmpdir(), "cs-git-"));
     ctx = testContext(t().db, { clock: systemClock, env: { INGEST_GIT_ALLOWED: "file://", INGEST_MAX_UPLOAD_BYTES: String(256 * 1024) } });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
+    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = queue;
@@ -177,7 +178,7 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
     const c = await caller();
     expect((await upload(c, await fixtureTar(FIXTURE_FILES))).status).toBe(201);
     expect((await upload(c, await zipOf(FIXTURE_FILES))).status).toBe(201);
-    const cleaner = uploadsCleaner(t().db);
+    const cleaner = uploadsCleaner(relationalStores(t().db).uploads);
     expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: false, removed: 1 });
     expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: false, removed: 1 });
     expect(await cleaner.purgeSession({ tenant_id: c.a.orgId, session_id: c.session }, { limit: 1 })).toEqual({ done: true, removed: 0 });

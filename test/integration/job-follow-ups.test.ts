@@ -58,7 +58,7 @@ await describeEachDatabase("follow-up jobs and partial recall", (t) => {
   /** Worker pools over the test database: only `pools` run (a pool left out keeps its jobs queued). */
   async function start(pools: Pool[], env: Record<string, string> = {}): Promise<TestHost> {
     const config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root, ...env } }).config;
-    const host = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }), { pools, stores: { repository: memory.repository.store } });
+    const host = await startTestHost(t(), jobKindHandlers({ config, stores: ctx.stores, memory, queue: () => queue }), { pools, stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: host.registry, dispatcher: host.dispatcher };
     ctx.jobs = queue;
     hosts.push(host);

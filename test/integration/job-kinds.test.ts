@@ -37,6 +37,7 @@ import { bearer, call, listen, registerThread } from "../support/http";
 import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+import { relationalStores } from "../../db/stores";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 
@@ -53,7 +54,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     outside = await mkdtemp(path.join(tmpdir(), "cs-outside-"));
     config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config, memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
+    th = await startTestHost(t(), jobKindHandlers({ config, stores: relationalStores(t().db), memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
@@ -238,7 +239,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     const base = { job: row, auth: null, signal: new AbortController().signal, db: t().db, clock: systemClock, logger: silentLogger() };
     // No recheck answer is handed here: the handlers stop before retrieval or file reads.
     await expect(aiHandler({ memory, llm, recallWaitMs: 0 }).run({ ...base, params: { task: "summary" } })).rejects.toMatchObject({ code: "unauthenticated" });
-    await expect(fixHandler({ config, memory, llm }).run({ ...base, params: { problem: "rename a to b" } })).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(fixHandler({ config, memory, uploads: relationalStores(t().db).uploads, llm }).run({ ...base, params: { problem: "rename a to b" } })).rejects.toMatchObject({ code: "unauthenticated" });
   });
 
   it("a fix job proposes a unified diff that git apply accepts on the snapshot; it is never restartable", async () => {

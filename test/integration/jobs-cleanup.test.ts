@@ -13,6 +13,7 @@ import { SessionCleaners, type SessionCleaner } from "../../core/retention/clean
 import { revokeSession } from "../../core/registry/registry";
 import type { Db } from "../../db/schema";
 import { cleanupHandler } from "../../workers/pools/cleanup";
+import { relationalStores } from "../../db/stores";
 import { describeEachDatabase } from "../support/databases";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
@@ -65,7 +66,7 @@ await describeEachDatabase("cleanup pool", (t) => {
     await db.updateTable("session_bindings").set({ expires_at: new Date(clock.now().getTime() - 1) }).where("session_id", "=", expiring.identity.session_id).execute();
 
     const cleaners = new SessionCleaners().register(tableCleaner(db)).register(flaky);
-    th = await startTestHost(t(), [cleanupHandler(cleaners, { limit: 10, batchesPerSession: 2, everyMs: 1000 })], { clock, scheduleMs: 60_000 });
+    th = await startTestHost(t(), [cleanupHandler(cleaners, relationalStores(t().db), { limit: 10, batchesPerSession: 2, everyMs: 1000 })], { clock, scheduleMs: 60_000 });
 
     const schedule = await db.selectFrom("job_schedules").selectAll().where("id", "=", "system:cleanup.sweep").executeTakeFirstOrThrow();
     expect([schedule.system, schedule.tenant_id, schedule.session_id, schedule.interval_ms]).toEqual([true, null, null, 1000]);

@@ -20,6 +20,7 @@ import { REDACTING_OPTIONS } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import { SessionCleaners } from "../../core/retention/cleaners";
 import { sweepSessions } from "../../core/retention/cleanup";
+import { relationalStores } from "../../db/stores";
 import { openDatabase, type OpenDatabase } from "../../db/database";
 import type { Db } from "../../db/schema";
 import { claimKeys, idempotencyCleaner, keyHash } from "../../queues/idempotency";
@@ -52,7 +53,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     const memory = buildMemoryServices(ctx.config, db, clock, ctx.logger);
     const registry = new JobRegistry<JobHandler>();
     const queueRef: { q?: AppContext["jobs"] } = {};
-    for (const h of jobKindHandlers({ config: ctx.config, memory, queue: () => queueRef.q! })) registry.register(h);
+    for (const h of jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queueRef.q! })) registry.register(h);
     ctx.jobs = queueRef.q = createJobQueue({ db, clock, logger: ctx.logger, registry }).queue;
     ctx.memory = memory;
     const srv = await listen(createApp(ctx));
@@ -265,7 +266,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     // Past 24 h: `live` expired; `fresh` and the retaken key have not.
     const count = async () => Number((await sql<{ n: string }>`select count(*) as n from job_idempotency_keys where session_id = ${th.session}`.execute(t().db)).rows[0]!.n);
     expect(await count()).toBe(3);
-    await sweepSessions(t().db, clock, new SessionCleaners().register(idempotencyCleaner(t().db)), nodes[0]!.ctx.logger);
+    await sweepSessions(relationalStores(t().db), clock, new SessionCleaners().register(idempotencyCleaner(t().db)), nodes[0]!.ctx.logger);
     expect(await count()).toBe(2);
     expect(live.status).toBe(202);
     const left = await t().db.selectFrom("job_idempotency_keys").selectAll().where("session_id", "=", th.session).execute();

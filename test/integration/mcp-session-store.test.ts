@@ -1,10 +1,10 @@
 /**
- * The durable MCP session store (api/mcp/session-store.ts) on PGlite and PostgreSQL:
+ * The durable MCP session store (core/mcp-sessions.ts, db/sql/mcp-sessions/) on PGlite and PostgreSQL:
  * one owner for good, whoever binds first; idle sessions are gone and swept in batches.
  */
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { postgresMcpSessionStore } from "../../api/mcp/session-store";
+import { postgresMcpSessionStore } from "../../db/sql/mcp-sessions/store";
 import { MCP_IDLE_TIMEOUT_MS } from "../../core/limits";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";

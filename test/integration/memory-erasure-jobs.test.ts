@@ -20,6 +20,7 @@ import { SessionCleaners } from "../../core/retention/cleaners";
 import { cleanSession, sweepSessions } from "../../core/retention/cleanup";
 import { silentLogger } from "../../core/log";
 import type { Db } from "../../db/schema";
+import { relationalStores } from "../../db/stores";
 import { buildMemoryServices } from "../../main/memory";
 import { idempotencyCleaner } from "../../queues/idempotency";
 import { jobQuotesCleaner, retryPendingErasures } from "../../queues/memory-erasure";
@@ -50,9 +51,9 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
   beforeAll(async () => {
     const ctx = testContext(t().db, { clock: systemClock });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
-    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
+    th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
     queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
-    cleaners = new SessionCleaners().register(memoryCleaner(memory, systemClock)).register(idempotencyCleaner(t().db)).register(jobQuotesCleaner(t().db, systemClock));
+    cleaners = new SessionCleaners().register(memoryCleaner(memory, systemClock)).register(idempotencyCleaner(t().db)).register(jobQuotesCleaner(t().db, relationalStores(t().db).receipts, systemClock));
     Object.assign(ctx, { memory, jobs: queue, cleaners });
     srv = await listen(createApp(ctx));
   });
@@ -151,7 +152,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     expect(byStore["session-memory"][1]).toBe("done");
 
     // The sweep's retry adds a pass and nothing more (every store was done).
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger());
     const after = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
     expect(after.body).toMatchObject({ passes: 2, done: true, stores: receipt.body.stores });
 
@@ -170,11 +171,11 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const ids = [await askAbout(a, gone, "Auditor", "Velmora", "pending-1"), await askAbout(a, gone, "Exporter", "Castellane", "pending-2")];
     // One bounded pass of one item per cleaner cannot finish two jobs.
     await t().db.updateTable("session_bindings").set({ tombstoned_at: new Date(), tombstone_reason: "revoked" }).where("session_id", "=", gone.session).execute();
-    await cleanSession(cleaners, { tenant_id: a.orgId, session_id: gone.session }, silentLogger(), { limit: 1, batches: 1, record: { db: t().db, now: new Date() } });
+    await cleanSession(cleaners, { tenant_id: a.orgId, session_id: gone.session }, silentLogger(), { limit: 1, batches: 1, record: { receipts: relationalStores(t().db).receipts, now: new Date() } });
     const first = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
     expect(first.body).toMatchObject({ passes: 1, done: false });
     expect(first.body.stores.find((s: { store: string }) => s.store === "job-quotes")).toEqual({ store: "job-quotes", removed: 1, status: "pending" });
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger());
     const second = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
     expect(second.body).toMatchObject({ passes: 2, done: true });
     expect(second.body.stores.find((s: { store: string }) => s.store === "job-quotes")).toEqual({ store: "job-quotes", removed: 2, status: "done" });
@@ -282,14 +283,14 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const pending = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
     expect([pending.done, pending.fact_ids]).toEqual([false, [forgotten]]);
     // A sweep while the job still runs erases nothing and leaves the receipt pending.
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger());
     expect((await t().db.selectFrom("forget_erasure_receipts").select("done").where("session_id", "=", writer.session).executeTakeFirstOrThrow()).done).toBe(false);
 
     // The job ends, its answer quoting the forgotten fact and citing it in its sources.
     await finish();
     expect(await stored(t().db, quoting)).toMatchObject({ keys: 1, job: expect.stringContaining("Verhoeven") });
     // Two cleanup workers race.
-    await Promise.all([sweepSessions(t().db, systemClock, cleaners, silentLogger()), sweepSessions(t().db, systemClock, cleaners, silentLogger())]);
+    await Promise.all([sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger()), sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger())]);
 
     const after = await jobRow(t().db, quoting);
     expect([after.status, after.session_id]).toEqual(["succeeded", reader.session]);
@@ -301,7 +302,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     // Counted once: the result and its idempotency row.
     expect(storeOf(done.stores, "jobs:quoting-results")).toEqual({ store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 2, status: "done" });
     // Idempotent: a later sweep does not pick it again.
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger());
     const later = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
     expect([later.stores, later.updated_at]).toEqual([done.stores, done.updated_at]);
   });
@@ -317,7 +318,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     expect(storeOf(cleared.body.stores, "jobs:results")).toMatchObject({ rows: 0, status: "pending" });
     await finish();
     expect((await stored(t().db, id)).job).toContain("Quintavalle");
-    await Promise.all([sweepSessions(t().db, systemClock, cleaners, silentLogger()), retryPendingErasures(t().db, new Date(), 1)]);
+    await Promise.all([sweepSessions(relationalStores(t().db), systemClock, cleaners, silentLogger()), retryPendingErasures(relationalStores(t().db).receipts, new Date(), 1)]);
     expect((await jobRow(t().db, id)).result).toEqual({ erased: true, cause: "namespace_cleared", erased_at: expect.any(String) });
     const left = await stored(t().db, id);
     expect([left.keys, left.job.includes("Quintavalle")]).toEqual([0, false]);

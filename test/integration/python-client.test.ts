@@ -72,7 +72,7 @@ describeWithPython(py, "Python client (clients/python)", () => {
       const ctx = testContext(t().db, { clock: systemClock });
       memory = buildMemoryServices(ctx.config, t().db, systemClock, ctx.logger);
       const ref: { queue?: JobQueue } = {};
-      const th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), {
+      const th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), {
         stores: { repository: memory.repository.store },
         pools: ["ai"],
       });

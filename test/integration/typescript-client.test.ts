@@ -70,7 +70,7 @@ await describeEachDatabase("@codesynapse/client", (t) => {
     const ctx = testContext(t().db, { clock: systemClock, env: { AI_RECALL_WAIT_MS: "0" } });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
-    const th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), {
+    const th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), {
       stores: { repository: memory.repository.store },
       pools: ["ingest", "ai"],
     });

@@ -24,6 +24,7 @@ import { JobRegistry } from "../../queues/registry";
 import { defineHandler, type JobHandler, type PersistStores } from "../../workers/handler";
 import { startWorkers } from "../../workers/host";
 import { anyParams } from "./jobs";
+import { relationalStores } from "../../db/stores";
 
 const env = process.env;
 const database = await openDatabase({ url: env.CHILD_DATABASE_URL!, schema: env.CHILD_SCHEMA!, poolSize: 4 });
@@ -69,7 +70,7 @@ if (env.CHILD_MODE === "ingest") {
   const config = loadConfig({ ...env, INGEST_ALLOWED_ROOTS: env.CHILD_INGEST_ROOT! });
   const memory = buildMemoryServices(config, database.db, systemClock, silentLogger());
   const queue = { db: database.db, clock: systemClock, registry, dispatcher };
-  const ingest = ingestHandler({ config, queue: () => queue, repository: memory.repository.store });
+  const ingest = ingestHandler({ config, queue: () => queue, stores: relationalStores(database.db), repository: memory.repository.store });
   registry.register({
     ...ingest,
     async run(ctx) {

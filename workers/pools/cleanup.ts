@@ -12,10 +12,10 @@ import { z } from "zod";
 import { CLEANUP_EVERY_MS, CLEANUP_KIND } from "../../core/jobs/cleanup";
 import { MEMORY_PURGE_BATCH } from "../../core/limits";
 import type { SessionCleaners } from "../../core/retention/cleaners";
-import { markCleanupDone, sweepSessions, type SweepOptions } from "../../core/retention/cleanup";
+import { sweepSessions, type SweepOptions, type SweepStores } from "../../core/retention/cleanup";
 import { defineHandler, type JobHandler } from "../handler";
 
-export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & { everyMs?: number; tidy?: (limit: number) => Promise<unknown> } = {}): JobHandler<Record<string, never>> {
+export function cleanupHandler(cleaners: SessionCleaners, stores: SweepStores, opts: SweepOptions & { everyMs?: number; tidy?: (limit: number) => Promise<unknown> } = {}): JobHandler<Record<string, never>> {
   return defineHandler({
     kind: CLEANUP_KIND,
     pool: "cleanup",
@@ -24,14 +24,14 @@ export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & {
     system: true,
     everyMs: opts.everyMs ?? CLEANUP_EVERY_MS,
     params: z.strictObject({}),
-    async run({ db, clock, logger, signal }) {
-      const r = await sweepSessions(db, clock, cleaners, logger, { ...opts, signal });
+    async run({ clock, logger, signal }) {
+      const r = await sweepSessions(stores, clock, cleaners, logger, { ...opts, signal });
       if (opts.tidy && !signal.aborted) {
         await opts.tidy(opts.limit ?? MEMORY_PURGE_BATCH).catch((err: unknown) => logger.warn({ code: "cleanup_failed", cleaner: "tidy", err: (err as Error).message }, "tidying failed; retried next sweep"));
       }
       return {
         result: { expired: r.expired, visited: r.visited, done: r.done.length, failures: r.failures.length },
-        persist: async (tx) => void (await markCleanupDone(tx, r.done, clock.now())),
+        persist: async (tx) => void (await stores.sweep.markCleanupDone(tx, r.done, clock.now())),
       };
     },
   });

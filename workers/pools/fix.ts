@@ -31,23 +31,16 @@ import { INGEST_KIND } from "../../core/jobs/ingest";
 import { AI_MAX_CONTEXT_FACTS, FIX_MAX_FILES, FIX_MAX_PATCH_BYTES, INGEST_MAX_FILE_BYTES, INGEST_UPLOAD_TTL_MS } from "../../core/limits";
 import type { LlmRegistry } from "../../core/llm/registry";
 import type { MemoryServices } from "../../core/memory/services";
+import type { UploadStore } from "../../core/ingest/upload-store";
 import type { Db } from "../../db/schema";
+import { lastSucceededParams } from "../../queues/sql/lastSucceededParams";
 import { defineRepoHandler, type JobHandler } from "../handler";
 import { checkPatchApplies } from "./patch-check";
 import { retrieveContext } from "./retrieve";
 
 /** The source of the repository's latest successful ingest (its parameters), if any. */
 async function lastIngest(db: Db, repoId: string): Promise<{ path?: unknown; upload_id?: unknown; git_url?: unknown } | null> {
-  const row = await db
-    .selectFrom("jobs")
-    .select("params")
-    .where("repo_id", "=", repoId)
-    .where("kind", "=", INGEST_KIND)
-    .where("status", "=", "succeeded")
-    .orderBy("finished_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return (row?.params as { path?: unknown; upload_id?: unknown; git_url?: unknown } | undefined) ?? null;
+  return ((await lastSucceededParams(db, repoId, INGEST_KIND)) as { path?: unknown; upload_id?: unknown; git_url?: unknown } | undefined) ?? null;
 }
 
 const KEPT_HOURS = Math.round(INGEST_UPLOAD_TTL_MS / 3_600_000);
@@ -59,7 +52,7 @@ interface Snapshot {
 
 /** The directory to work in: `path`, or the repository's last ingested snapshot (see the file comment). */
 async function openSnapshot(
-  deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS"> },
+  deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; uploads: UploadStore },
   params: FixParams,
   ctx: { db: Db; repoId: string; now: Date; signal: AbortSignal },
 ): Promise<Snapshot> {
@@ -71,7 +64,7 @@ async function openSnapshot(
   }
   if (typeof last.path === "string") return local(last.path);
   if (typeof last.upload_id === "string") {
-    const upload = await findIngestedUpload(ctx.db, ctx.repoId, last.upload_id, ctx.now);
+    const upload = await findIngestedUpload(deps.uploads, ctx.repoId, last.upload_id, ctx.now);
     if (!upload) {
       throw new AppError("validation_failed", {
         message:
@@ -111,7 +104,7 @@ function unfence(text: string): string {
   return (m ? m[1]! : text).trim() + "\n";
 }
 
-export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; memory: MemoryServices; llm: LlmRegistry }): JobHandler<FixParams> {
+export function fixHandler(deps: { config: Pick<Config, "INGEST_ALLOWED_ROOTS">; memory: MemoryServices; uploads: UploadStore; llm: LlmRegistry }): JobHandler<FixParams> {
   return defineRepoHandler({
     ...FIX_JOB,
     async run({ params, auth, db, signal, clock }) {

@@ -41,9 +41,10 @@ import { INGEST_JOB, type IngestParams, type IngestSourceConfig } from "../../co
 import { walkSnapshot } from "../../core/ingest/walk";
 import { INGEST_WRITE_CHUNK } from "../../core/limits";
 import type { RepositoryMemoryStore } from "../../core/memory/repository-store";
+import type { Stores } from "../../core/stores";
 import { setTimeout as sleep } from "node:timers/promises";
 import { giveTurn } from "../../core/turn";
-import type { Db, Tx } from "../../db/schema";
+import type { Tx } from "../../db/schema";
 import type { JobQueue } from "../../queues/submit";
 import { fencedStep, type JobFence } from "../fenced-stores";
 import { defineRepoHandler, type JobHandler } from "../handler";
@@ -53,6 +54,8 @@ import { cloneSnapshot } from "./git-snapshot";
 export interface IngestDeps {
   config: IngestSourceConfig;
   queue: () => JobQueue;
+  /** The uploaded archives and the parse cache. */
+  stores: Pick<Stores<Tx>, "uploads" | "parseCache">;
   /**
    * The repository store the runner hands `persist` (the same one): when it can stage
    * (`staging`), the graph is staged in `run` and published in `persist`.
@@ -67,10 +70,10 @@ interface Snapshot {
 }
 
 /** The snapshot's directory, by source; the same rules as at submission, checked again with the job's identity. */
-async function openSnapshot(deps: IngestDeps, params: IngestParams, ctx: { db: Db; identity: Identity; repoId: string; now: Date; signal: AbortSignal }): Promise<Snapshot> {
+async function openSnapshot(deps: IngestDeps, params: IngestParams, ctx: { identity: Identity; repoId: string; now: Date; signal: AbortSignal }): Promise<Snapshot> {
   if (params.path !== undefined) return { dir: await resolveLocalSource(params.path, deps.config.INGEST_ALLOWED_ROOTS), dispose: async () => undefined };
   if (params.git_url !== undefined) return cloneSnapshot(checkGitUrl(params.git_url, deps.config.INGEST_GIT_ALLOWED), params.ref, ctx.identity, ctx.signal);
-  const upload = await findUpload(ctx.db, ctx.identity, ctx.repoId, params.upload_id!, ctx.now);
+  const upload = await findUpload(deps.stores.uploads, ctx.identity, ctx.repoId, params.upload_id!, ctx.now);
   const base = await mkdtemp(path.join(tmpdir(), "codesynapse-upload-"));
   const dispose = () => rm(base, { recursive: true, force: true });
   try {
@@ -124,11 +127,12 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
   return defineRepoHandler({
     ...INGEST_JOB,
     async run({ job, params, auth, signal, clock, db, progress }) {
+      const { uploads, parseCache } = deps.stores;
       const { identity, repo } = auth;
-      const snapshot = await openSnapshot(deps, params, { db, identity, repoId: repo.repoId, now: clock.now(), signal });
+      const snapshot = await openSnapshot(deps, params, { identity, repoId: repo.repoId, now: clock.now(), signal });
       try {
         const walk = await walkSnapshot(snapshot.dir, undefined, signal);
-        const cache = await readParseCache(db, repo.repoId);
+        const cache = await readParseCache(parseCache, repo.repoId);
         const report = (done: number, total: number) => void progress?.(done, total);
         const inc = await parseChanged(walk.files, cache, { signal, progress: report });
         const files = inc.files;
@@ -169,7 +173,7 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
           await inTimedSteps(triples, signal, (chunk) => step((tx) => staging.stage(tx, repo.repoId, gen, chunk, origin, at)));
           const known = new Set<string>();
           await inTimedSteps(inc.upserts, signal, async (chunk) => {
-            for (const p of await step((tx) => stageParseCache(tx, repo.repoId, gen, chunk, clock.now()))) known.add(p);
+            for (const p of await step((tx) => stageParseCache(parseCache, tx, repo.repoId, gen, chunk, clock.now()))) known.add(p);
           });
           return {
             result,
@@ -177,9 +181,9 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
               const p = await staging.publish(tx, repo.repoId, gen, fence, { source: INGEST_SOURCE, gone, orphanTypePrefix: CODE_TYPE_PREFIX }, clock.now());
               if (!p.published) throw new AppError("conflict", { message: "This ingest's staged graph is no longer its own." });
               // Only the cache rows that replace an existing path, and the removals: bounded by the change.
-              await writeParseCache(tx, repo.repoId, { upserts: inc.upserts.filter((u) => known.has(u.path)), deleted: inc.deleted }, clock.now());
+              await writeParseCache(parseCache, tx, repo.repoId, { upserts: inc.upserts.filter((u) => known.has(u.path)), deleted: inc.deleted }, clock.now());
               await submitChildJob(deps.queue(), tx, auth, job, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
-              if (params.upload_id !== undefined) await markIngested(tx, repo.repoId, params.upload_id, clock.now());
+              if (params.upload_id !== undefined) await markIngested(uploads, tx, repo.repoId, params.upload_id, clock.now());
               return { result: { ...result, pruned: { edges: p.edges, nodes: p.nodes } } };
             },
             // The tags of the published rows, cleared in bounded batches (a leftover is finished by the next ingest's open).
@@ -193,10 +197,10 @@ export function ingestHandler(deps: IngestDeps): JobHandler<IngestParams> {
             if (!store) throw new AppError("unavailable", { message: "Repository memory is not configured." });
             for (let i = 0; i < triples.length; i += INGEST_WRITE_CHUNK) await store.upsertFacts(repo.repoId, triples.slice(i, i + INGEST_WRITE_CHUNK), origin, at);
             const pruned = await store.pruneSource(repo.repoId, INGEST_SOURCE, triples.map((t) => t.fact_id), CODE_TYPE_PREFIX);
-            await writeParseCache(tx, repo.repoId, inc, clock.now());
+            await writeParseCache(parseCache, tx, repo.repoId, inc, clock.now());
             await submitChildJob(deps.queue(), tx, auth, job, { kind: EMBEDDING_KIND, params: {}, repo: repo.repoId });
             // Consumed only by a successful, rechecked ingest (a retry can still read it); then kept as the repository's last snapshot.
-            if (params.upload_id !== undefined) await markIngested(tx, repo.repoId, params.upload_id, clock.now());
+            if (params.upload_id !== undefined) await markIngested(uploads, tx, repo.repoId, params.upload_id, clock.now());
             return { result: { ...result, pruned } };
           },
         };

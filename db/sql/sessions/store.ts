@@ -1,0 +1,14 @@
+/** The cleanup sweep's store (core/retention/sweep-store.ts) over the relational database: one verb per file beside it. */
+import { expireDueBindings } from "../../../core/registry/registry";
+import type { SweepStore } from "../../../core/retention/sweep-store";
+import type { Db, Tx } from "../../schema";
+import { markCleanupDone } from "./markCleanupDone";
+import { pendingCleanups } from "./pendingCleanups";
+
+export function sweepStore(db: Db): SweepStore<Tx> {
+  return {
+    expireDue: (clock) => expireDueBindings(db, clock),
+    pendingCleanups: (limit) => pendingCleanups(db, limit),
+    markCleanupDone: (tx, targets, now) => markCleanupDone(tx, targets, now),
+  };
+}
