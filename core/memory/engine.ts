@@ -472,7 +472,7 @@ export class SessionMemoryEngine {
     const at = (v: string | null | undefined): number | undefined => (v === null || v === undefined ? undefined : Math.min(Date.parse(v), now));
     const entities = new Map<string, SessionEntity>();
     const remap = new Map<string, string>();
-    for (const [i, e] of p.entities.entries()) {
+    for (const [i, e] of p.nodes.entries()) {
       const n = await cleanName(e.name, `lines.entity.${i}.name`);
       const aliases = [];
       for (const a of e.aliases ?? []) aliases.push(await cleanName(a, `lines.entity.${i}.aliases`));
