@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import { AppError } from "../core/errors";
-import { instant, type ErasureReceipt, type MemoryScope } from "../core/memory/engine";
+import type { ErasureReceipt, MemoryScope } from "../core/memory/engine";
+import { instant } from "../core/memory/input";
 import type { MemoryServices } from "../core/memory/services";
 import { eraseRepoJobQuotes } from "../queues/memory-erasure";
 import { defineOperation, type HttpBinding, type OpCall, type Operation } from "./operation";

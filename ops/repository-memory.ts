@@ -18,7 +18,8 @@ import {
   MAX_SUPERSEDES,
   MAX_SUBGRAPH_EDGES,
 } from "../core/limits";
-import { instant, type ErasureReceipt } from "../core/memory/engine";
+import type { ErasureReceipt } from "../core/memory/engine";
+import { instant } from "../core/memory/input";
 import { REPO_EXPORT_FORMAT } from "../core/memory/repository-transfer";
 import { eraseJobsQuotingFacts } from "../queues/memory-erasure";
 import { recordForgetErasure } from "../core/retention/receipts";

@@ -20,7 +20,8 @@ import {
   MAX_SINGLE_VALUED_PREDICATES,
   MAX_SUPERSEDES,
 } from "../core/limits";
-import { instant, type MemoryScope } from "../core/memory/engine";
+import type { MemoryScope } from "../core/memory/engine";
+import { instant } from "../core/memory/input";
 import { EXPORT_FORMAT } from "../core/memory/transfer";
 import { readNamespaceErasure, recordNamespaceErasure } from "../core/retention/receipts";
 import { memoryOf, memoryOperation, REPOSITORY_ERRORS, scopeOf, SESSION_ERRORS, withJobErasure } from "./memory";

@@ -22,7 +22,8 @@ import { limitError } from "../errors";
 import { MAX_IMPORT_CHARS, MAX_REPO_TRANSFER_LINES } from "../limits";
 import { repoHistoryOf, repoSingleValuedOf } from "./repository-history";
 import type { RepoFact, RepoMemoryDoc } from "./repository-store";
-import { factFields, id, isoOrNull, name, nodeType, parseTransfer, predicate, versionFields, when, type ParsedTransfer, type TransferFormat } from "./transfer-lines";
+import { iso } from "./input";
+import { factFields, id, name, nodeType, parseTransfer, predicate, versionFields, when, type ParsedTransfer, type TransferFormat } from "./transfer-lines";
 
 export const REPO_EXPORT_FORMAT = "codesynapse.repository-memory/1";
 
@@ -61,7 +62,7 @@ export function exportRepoLines(repoId: string, facts: RepoFact[], doc: RepoMemo
       predicate: f.predicate,
       object_id: f.object.id,
       ...(f.source !== undefined ? { source: f.source } : {}),
-      valid_from: isoOrNull(f.valid_from),
+      valid_from: iso(f.valid_from),
       ...isoOpt("observed_at", f.observed_at),
       origin_session_id: f.origin_session_id,
     });
@@ -74,7 +75,7 @@ export function exportRepoLines(repoId: string, facts: RepoFact[], doc: RepoMemo
       predicate: v.predicate,
       object_id: v.object.id,
       ...(v.source !== undefined ? { source: v.source } : {}),
-      valid_from: isoOrNull(v.valid_from),
+      valid_from: iso(v.valid_from),
       valid_to: new Date(v.valid_to).toISOString(),
       ...isoOpt("observed_at", v.observed_at),
       session_id: v.session_id,

@@ -35,9 +35,6 @@ export const versionFields = {
   replaced_by: z.array(id).max(512),
 };
 
-/** Epoch ms as an exported instant; 0 (before validity existed) and absent are null. */
-export const isoOrNull = (ms: number | undefined) => (ms === undefined || ms === 0 ? null : new Date(ms).toISOString());
-
 export function invalidLine(n: number, why: string): AppError {
   return new AppError("validation_failed", { message: `The import is not valid: line ${n}: ${why}.`, details: { field: "lines", line: n } });
 }

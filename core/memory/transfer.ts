@@ -16,7 +16,8 @@
 import { z } from "zod";
 import { MAX_IMPORT_LINES } from "../limits";
 import { historyOf, singleValuedOf } from "./history";
-import { factFields, id, isoOrNull, name, nodeType, parseTransfer, predicate, versionFields, when, type ParsedTransfer, type TransferFormat } from "./transfer-lines";
+import { iso } from "./input";
+import { factFields, id, name, nodeType, parseTransfer, predicate, versionFields, when, type ParsedTransfer, type TransferFormat } from "./transfer-lines";
 import type { ScopeSnapshot } from "./types";
 
 export const EXPORT_FORMAT = "codesynapse.session-memory/1";
@@ -52,7 +53,7 @@ export function exportLines(s: ScopeSnapshot, exportedAt: number): string {
       predicate: f.predicate,
       object_id: f.object_id,
       ...(f.doc.source !== undefined ? { source: f.doc.source } : {}),
-      valid_from: isoOrNull(f.doc.valid_from),
+      valid_from: iso(f.doc.valid_from),
       ...(f.doc.observed_at !== undefined ? { observed_at: new Date(f.doc.observed_at).toISOString() } : {}),
     });
   }
@@ -64,7 +65,7 @@ export function exportLines(s: ScopeSnapshot, exportedAt: number): string {
       predicate: v.predicate,
       object_id: v.object_id,
       ...(v.source !== undefined ? { source: v.source } : {}),
-      valid_from: isoOrNull(v.valid_from),
+      valid_from: iso(v.valid_from),
       valid_to: new Date(v.valid_to).toISOString(),
       ...(v.observed_at !== undefined ? { observed_at: new Date(v.observed_at).toISOString() } : {}),
       session_id: v.session_id,
