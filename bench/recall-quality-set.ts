@@ -188,7 +188,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["deterministic ids for entities and facts", "core/memory/ids.ts#entityId", "core/memory/ids.ts#factId"],
   ["normalise an entity name before comparing", "core/memory/ids.ts#normalizeName", "core/memory/ids.ts#nameKey"],
   ["id of a node in the durable graph", "core/memory/ids.ts#repoNodeId", "core/memory/ids.ts#repoFactId"],
-  ["limits on how many facts and entities a namespace may hold", "core/memory/quotas.ts#enforceQuotas", "core/memory/quotas.ts#checkRoot", "db/graph/graph-rows.ts#enforceScopeQuotas"],
+  ["limits on how many facts and entities a namespace may hold", "core/memory/quotas.ts#enforceQuotas", "core/memory/quotas.ts#checkRoot", "core/memory/session-protocol.ts#commitScope"],
   ["check the size of a memory snapshot", "core/memory/snapshot.ts#checkSnapshot", "core/memory/snapshot.ts#snapshotBytes"],
   ["serialise memory to bytes", "core/memory/snapshot.ts#serializeSnapshot"],
   ["the durable knowledge graph of a repository", "core/memory/repository.ts#RepositoryMemory"],

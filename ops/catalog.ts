@@ -7,28 +7,30 @@
 import { getSessionErasure } from "./erasure";
 import { registerSessionOp, revokeSessionOp, signIn, signOut, whoAmI } from "./control";
 import { getIdentity } from "./identity";
+import { recallContext } from "./memory";
 import {
   clearSessionMemory,
   exportSessionMemory,
-  forgetSessionWrites,
   getNamespaceErasure,
-  exportRepositoryMemory,
-  importRepositoryMemory,
-  repositoryFactHistory,
-  retractRepositoryFact,
   importSessionMemory,
-  indexRepositoryMemory,
   offloadTurns,
   promoteSessionFacts,
-  querySubgraph,
   readSessionMemory,
-  recallContext,
   retractSessionFact,
-  searchGraphNodes,
   sessionFactHistory,
-  upsertGraphTriples,
   upsertSessionFacts,
-} from "./memory";
+} from "./session-memory";
+import {
+  exportRepositoryMemory,
+  forgetSessionWrites,
+  importRepositoryMemory,
+  indexRepositoryMemory,
+  querySubgraph,
+  repositoryFactHistory,
+  retractRepositoryFact,
+  searchGraphNodes,
+  upsertGraphTriples,
+} from "./repository-memory";
 import type { Operation } from "./operation";
 import {
   cancelOwnJob,

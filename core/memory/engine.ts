@@ -14,27 +14,22 @@
  */
 import { AppError } from "../errors";
 import { makeIdentity, isValidId, sameIdentity, type Identity } from "../execution/identity";
-import {
-  MAX_ENTITY_NAME_CHARS,
-  MAX_MEMORY_READ_LIMIT,
-  MAX_RECALL_LIMIT,
-  MAX_SINGLE_VALUED_PREDICATES,
-  MAX_SOURCE_CHARS,
-  MAX_SUPERSEDES,
-  MAX_TRIPLES_PER_UPSERT,
-} from "../limits";
-import { redact } from "../redact";
+import { MAX_MEMORY_READ_LIMIT, MAX_RECALL_LIMIT } from "../limits";
 import { checkHits, rankFacts, type FactView, type RecallResult } from "../recall/recall";
 import type { Clock } from "../clock";
 import type { Embedder } from "./embedder";
 import { endFact, factsAsOf, historyOf, planSupersession, singleValuedOf, withMeta } from "./history";
-import { entityId, factId, normalizeName, SESSION_FACT_ID } from "./ids";
-import { checkSnapshot, emptyContent, PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
+import { factId, SESSION_FACT_ID } from "./ids";
+import { bad } from "./input";
+import { cleanUpsert, importedContent, type UpsertInput } from "./session-input";
+import { embedEntities, searchEntityVectors } from "./session-embeddings";
+import { factHistory, factViews, lineageOf, type FactHistoryEntry, type ReadResult } from "./session-views";
+import { checkSnapshot, emptyContent } from "./snapshot";
 import { extractionTotals } from "./extract/plan";
 import type { SessionMemoryStore } from "./store";
-import type { FactVersion, ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact, SnapshotContent, TripleInput } from "./types";
+import type { ScopeKey, ScopeOwner, ScopeSnapshot, SessionEntity, SessionFact, SnapshotContent } from "./types";
 import { scopeKeyOf } from "./types";
-import { exportLines, parseImport } from "./transfer";
+import { exportLines } from "./transfer";
 import type { SessionVectorIndex } from "./vector-index";
 
 export interface MemoryScope {
@@ -61,33 +56,6 @@ export interface UpsertResult {
   revision: number;
 }
 
-export interface ReadResult {
-  entities: Array<{ id: string; name: string; type: string; aliases: string[] }>;
-  facts: LiveFactView[];
-  revision: number;
-  /** What offload extraction did in this namespace (running counts). */
-  extraction: ReturnType<typeof extractionTotals>;
-}
-
-/** A fact as reads show it: the view, its source, and when it became current (ISO; null before validity existed). */
-export type LiveFactView = FactView & { source?: string; valid_from: string | null; observed_at?: string };
-
-/** One interval of a fact's life, as the history read shows it. */
-export interface FactHistoryEntry {
-  fact_id: string;
-  subject: FactView["subject"];
-  predicate: string;
-  object: FactView["object"];
-  source?: string;
-  valid_from: string | null;
-  /** null while the fact is current. */
-  valid_to: string | null;
-  observed_at?: string;
-  session_id: string;
-  status: "current" | "superseded" | "retracted";
-  replaced_by: string[];
-}
-
 /** What an erasure removed, per store. `pending` stores are retried by the cleanup pool. */
 export interface ErasureReceipt {
   scope: "namespace" | "session" | "promoted";
@@ -96,16 +64,6 @@ export interface ErasureReceipt {
   done: boolean;
 }
 
-export interface UpsertInput {
-  triples: TripleInput[];
-  source?: string | undefined;
-  /** Live facts this upsert replaces (all or nothing: an unknown ID refuses the call). */
-  supersedes?: string[] | undefined;
-  /** Predicates to declare single-valued in this namespace (kept for good). */
-  single_valued?: string[] | undefined;
-  /** Epoch ms, caller's clock: when the runtime observed these facts. */
-  observed_at?: number | undefined;
-}
 
 const REVISION_RETRIES = 3;
 
@@ -119,53 +77,6 @@ export function scopeOwner(scope: MemoryScope): ScopeOwner {
 function expiryMs(scope: MemoryScope): number {
   const t = typeof scope.expiresAt === "number" ? scope.expiresAt : scope.expiresAt.getTime();
   if (!Number.isSafeInteger(t)) throw new AppError("validation_failed", { details: { field: "expires_at" } });
-  return t;
-}
-
-function bad(field: string): AppError {
-  return new AppError("validation_failed", { message: `The request is not valid: ${field}.`, details: { field } });
-}
-
-/** Redacts a name; a name that was (partly) a secret keeps its masked form, cut to the limit. */
-async function cleanName(name: unknown, field: string): Promise<string> {
-  if (typeof name !== "string") throw bad(field);
-  const n = normalizeName(name);
-  if (n.length < 1 || n.length > MAX_ENTITY_NAME_CHARS) throw bad(field);
-  return (await redact(n)).text.slice(0, MAX_ENTITY_NAME_CHARS);
-}
-
-const iso = (ms: number | undefined): string | null => (ms === undefined || ms === 0 ? null : new Date(ms).toISOString());
-
-function entityView(e: SessionEntity): FactView["subject"] {
-  return { id: e.id, name: e.name, type: e.type, ...(e.doc.aliases?.length ? { aliases: e.doc.aliases } : {}) };
-}
-
-/** Views of `facts` (default: the live facts of `s`), hydrated from the snapshot's entities. */
-export function factViews(s: SnapshotContent, facts: SessionFact[] = s.facts): LiveFactView[] {
-  const byId = new Map(s.entities.map((e) => [e.id, e]));
-  const out: LiveFactView[] = [];
-  for (const f of facts) {
-    const a = byId.get(f.subject_id);
-    const b = byId.get(f.object_id);
-    if (!a || !b) continue;
-    out.push({
-      fact_id: f.fact_id,
-      subject: entityView(a),
-      predicate: f.predicate,
-      object: entityView(b),
-      ...(f.doc.source !== undefined ? { source: f.doc.source } : {}),
-      valid_from: iso(f.doc.valid_from),
-      ...(f.doc.observed_at !== undefined ? { observed_at: new Date(f.doc.observed_at).toISOString() } : {}),
-    });
-  }
-  return out;
-}
-
-/** Epoch ms of an optional ISO `as_of` / `observed_at`; undefined when absent. */
-export function instant(v: string | number | Date | undefined, field: string): number | undefined {
-  if (v === undefined) return undefined;
-  const t = v instanceof Date ? v.getTime() : typeof v === "number" ? v : Date.parse(v);
-  if (!Number.isSafeInteger(t)) throw bad(field);
   return t;
 }
 
@@ -224,36 +135,7 @@ export class SessionMemoryEngine {
   async upsert(scope: MemoryScope, input: UpsertInput): Promise<UpsertResult> {
     const owner = scopeOwner(scope);
     const key = scopeKeyOf(owner);
-    if (!Array.isArray(input.triples) || input.triples.length < 1 || input.triples.length > MAX_TRIPLES_PER_UPSERT) throw bad("triples");
-    let source: string | undefined;
-    if (input.source !== undefined) {
-      if (typeof input.source !== "string" || input.source.length > MAX_SOURCE_CHARS) throw bad("source");
-      source = (await redact(input.source)).text.slice(0, MAX_SOURCE_CHARS);
-    }
-    const supersedes = input.supersedes ?? [];
-    if (!Array.isArray(supersedes) || supersedes.length > MAX_SUPERSEDES || !supersedes.every((id) => typeof id === "string" && SESSION_FACT_ID.test(id))) {
-      throw bad("supersedes");
-    }
-    const declared = input.single_valued ?? [];
-    if (!Array.isArray(declared) || declared.length > MAX_SINGLE_VALUED_PREDICATES || !declared.every((p) => typeof p === "string" && PREDICATE_PATTERN.test(p))) {
-      throw bad("single_valued");
-    }
-    const observedAt = instant(input.observed_at, "observed_at");
-    const clean: Array<{ s: SessionEntity; p: string; o: SessionEntity }> = [];
-    for (const [i, t] of input.triples.entries()) {
-      if (typeof t.predicate !== "string" || !PREDICATE_PATTERN.test(t.predicate)) throw bad(`triples.${i}.predicate`);
-      const st = t.subject_type ?? "";
-      const ot = t.object_type ?? "";
-      if (typeof st !== "string" || !TYPE_PATTERN.test(st)) throw bad(`triples.${i}.subject_type`);
-      if (typeof ot !== "string" || !TYPE_PATTERN.test(ot)) throw bad(`triples.${i}.object_type`);
-      const sn = await cleanName(t.subject, `triples.${i}.subject`);
-      const on = await cleanName(t.object, `triples.${i}.object`);
-      clean.push({
-        s: { id: entityId(key, st, sn), name: sn, type: st, doc: {} },
-        p: t.predicate,
-        o: { id: entityId(key, ot, on), name: on, type: ot, doc: {} },
-      });
-    }
+    const { source, supersedes, declared, observedAt, clean } = await cleanUpsert(key, input);
 
     return this.mutate(scope, (current, now) => {
       if (observedAt !== undefined && observedAt > now) throw bad("observed_at");
@@ -365,43 +247,7 @@ export class SessionMemoryEngine {
     if (typeof id !== "string" || !SESSION_FACT_ID.test(id)) throw notFound();
     const owner = scopeOwner(scope);
     const s = await this.snapshot(scope);
-    const byId = new Map(s.entities.map((e) => [e.id, e]));
-    const versions: FactHistoryEntry[] = [];
-    const push = (v: Omit<FactVersion, "ended" | "valid_to"> & { status: FactHistoryEntry["status"]; valid_to: number | null }) => {
-      const a = byId.get(v.subject_id);
-      const b = byId.get(v.object_id);
-      if (!a || !b) return;
-      versions.push({
-        fact_id: v.fact_id,
-        subject: entityView(a),
-        predicate: v.predicate,
-        object: entityView(b),
-        ...(v.source !== undefined ? { source: v.source } : {}),
-        valid_from: iso(v.valid_from),
-        valid_to: v.valid_to === null ? null : new Date(v.valid_to).toISOString(),
-        ...(v.observed_at !== undefined ? { observed_at: new Date(v.observed_at).toISOString() } : {}),
-        session_id: v.session_id,
-        status: v.status,
-        replaced_by: v.replaced_by,
-      });
-    };
-    for (const v of historyOf(s)) if (v.fact_id === id) push({ ...v, status: v.ended });
-    const live = s.facts.find((f) => f.fact_id === id);
-    if (live) {
-      push({
-        fact_id: live.fact_id,
-        subject_id: live.subject_id,
-        predicate: live.predicate,
-        object_id: live.object_id,
-        ...(live.doc.source !== undefined ? { source: live.doc.source } : {}),
-        valid_from: live.doc.valid_from ?? 0,
-        valid_to: null,
-        ...(live.doc.observed_at !== undefined ? { observed_at: live.doc.observed_at } : {}),
-        session_id: owner.session_id,
-        status: "current",
-        replaced_by: [],
-      });
-    }
+    const versions = factHistory(s, id, owner.session_id);
     if (versions.length === 0) throw notFound();
     return { fact_id: id, versions };
   }
@@ -467,69 +313,8 @@ export class SessionMemoryEngine {
     const owner = scopeOwner(scope);
     const key = scopeKeyOf(owner);
     const expiresAt = expiryMs(scope);
-    const p = parseImport(text);
     const now = this.now();
-    const at = (v: string | null | undefined): number | undefined => (v === null || v === undefined ? undefined : Math.min(Date.parse(v), now));
-    const entities = new Map<string, SessionEntity>();
-    const remap = new Map<string, string>();
-    for (const [i, e] of p.entities.entries()) {
-      const n = await cleanName(e.name, `lines.entity.${i}.name`);
-      const aliases = [];
-      for (const a of e.aliases ?? []) aliases.push(await cleanName(a, `lines.entity.${i}.aliases`));
-      const ent: SessionEntity = { id: entityId(key, e.type, n), name: n, type: e.type, doc: aliases.length ? { aliases } : {} };
-      if (!entities.has(ent.id)) entities.set(ent.id, ent);
-      remap.set(e.id, ent.id);
-    }
-    const cleanSource = async (v: string | undefined) => (v === undefined ? undefined : (await redact(v)).text.slice(0, MAX_SOURCE_CHARS));
-    const factIdOf = new Map<string, string>();
-    const facts = new Map<string, SessionFact>();
-    for (const f of p.facts) {
-      const sid = remap.get(f.subject_id)!;
-      const oid = remap.get(f.object_id)!;
-      const fid = factId(key, sid, f.predicate, oid);
-      factIdOf.set(f.fact_id, fid);
-      if (facts.has(fid)) continue;
-      const src = await cleanSource(f.source);
-      const vf = at(f.valid_from);
-      const ob = at(f.observed_at);
-      facts.set(fid, {
-        fact_id: fid,
-        subject_id: sid,
-        predicate: f.predicate,
-        object_id: oid,
-        doc: { ...(src !== undefined ? { source: src } : {}), ...(vf !== undefined ? { valid_from: vf } : {}), ...(ob !== undefined ? { observed_at: ob } : {}) },
-      });
-    }
-    for (const v of p.history) factIdOf.set(v.fact_id, factId(key, remap.get(v.subject_id)!, v.predicate, remap.get(v.object_id)!));
-    const history: FactVersion[] = [];
-    for (const v of p.history) {
-      const src = await cleanSource(v.source);
-      const to = at(v.valid_to)!;
-      const from = Math.min(at(v.valid_from) ?? 0, to);
-      const ob = at(v.observed_at);
-      history.push({
-        fact_id: factIdOf.get(v.fact_id)!,
-        subject_id: remap.get(v.subject_id)!,
-        predicate: v.predicate,
-        object_id: remap.get(v.object_id)!,
-        ...(src !== undefined ? { source: src } : {}),
-        valid_from: from,
-        valid_to: to,
-        ...(ob !== undefined ? { observed_at: ob } : {}),
-        session_id: v.session_id,
-        ended: v.ended,
-        replaced_by: v.replaced_by.flatMap((r) => (factIdOf.has(r) ? [factIdOf.get(r)!] : [])),
-      });
-    }
-    history.sort((a, b) => a.valid_to - b.valid_to);
-    const single = new Set(p.header.single_valued);
-    const slots = new Set<string>();
-    for (const f of facts.values()) {
-      if (!single.has(f.predicate)) continue;
-      const slot = `${f.subject_id}\u0000${f.predicate}`;
-      if (slots.has(slot)) throw bad("single_valued");
-      slots.add(slot);
-    }
+    const { entities, facts, history, single } = await importedContent(key, text, now);
     for (let attempt = 1; ; attempt++) {
       const current = await this.snapshot(scope);
       if (current.facts.length > 0 || historyOf(current).length > 0) {
@@ -584,20 +369,7 @@ export class SessionMemoryEngine {
    */
   async lineage(scope: MemoryScope, ids: string[]): Promise<Map<string, string>> {
     const s = await this.snapshot(scope);
-    const byId = new Map(s.entities.map((e) => [e.id, e.name]));
-    const out = new Map<string, string>();
-    const hist = historyOf(s);
-    for (const f of s.facts) {
-      if (!ids.includes(f.fact_id)) continue;
-      const parts = [`promoted from session fact ${f.fact_id} of session ${s.key.session_id}, current since ${iso(f.doc.valid_from) ?? "before validity was recorded"}`];
-      for (const v of hist) {
-        if (v.fact_id !== f.fact_id && !v.replaced_by.includes(f.fact_id)) continue;
-        const what = `${byId.get(v.subject_id) ?? "?"} ${v.predicate} ${byId.get(v.object_id) ?? "?"}`;
-        parts.push(`${v.fact_id === f.fact_id ? "earlier interval" : "replaced"} ${v.fact_id} (${what}) ${iso(v.valid_from) ?? "?"}..${new Date(v.valid_to).toISOString()} ${v.ended}`);
-      }
-      out.set(f.fact_id, parts.join("; ").slice(0, MAX_SOURCE_CHARS));
-    }
-    return out;
+    return lineageOf(s, ids);
   }
 
   /** Embeds every entity of the namespace that has none yet in the index (bounded by the namespace size). */
@@ -608,35 +380,12 @@ export class SessionMemoryEngine {
     return s.entities.length;
   }
 
-  private async searchVectors(scope: MemoryScope, key: ScopeKey, query: string, limit: number) {
-    const { vectors, embedder } = this.deps;
-    if (!vectors || !embedder) return [];
-    try {
-      // The model that serves (a fallback decides on its first use), then the query's one embedding;
-      // an index that can reads the scope's rows meanwhile.
-      await embedder.status?.();
-      const pending = embedder.embed(scope.identity, [query]).then(([q]) => q ?? []);
-      const opts = { model: embedder.model, limit: Math.min(1024, Math.max(64, limit * 8)), now: this.now() };
-      if (vectors.searchPending) return await vectors.searchPending(key, pending, opts);
-      const q = await pending;
-      return q.length === 0 ? [] : await vectors.search(key, q, opts);
-    } catch (err) {
-      this.warn("vector_search_failed", err);
-      return [];
-    }
+  private searchVectors(scope: MemoryScope, key: ScopeKey, query: string, limit: number) {
+    return searchEntityVectors(this.deps, scope.identity, key, query, limit, () => this.now(), (event, err) => this.warn(event, err));
   }
 
-  private async embedEntities(scope: MemoryScope, key: ScopeKey, entities: SessionEntity[], expiresAt: number, strict = false): Promise<void> {
-    const { vectors, embedder } = this.deps;
-    if (!vectors || !embedder || entities.length === 0) return;
-    try {
-      const texts = entities.map((e) => [e.name, ...(e.doc.aliases ?? []), e.type].join(" "));
-      const vecs = await embedder.embed(scope.identity, texts);
-      await vectors.upsert(entities.map((e, i) => ({ key, id: e.id, model: embedder.model, vector: vecs[i]!, expires_at: expiresAt })));
-    } catch (err) {
-      if (strict) throw err;
-      this.warn("embedding_failed", err);
-    }
+  private embedEntities(scope: MemoryScope, key: ScopeKey, entities: SessionEntity[], expiresAt: number, strict = false): Promise<void> {
+    return embedEntities(this.deps, scope.identity, key, entities, expiresAt, strict ? undefined : (event, err) => this.warn(event, err));
   }
 
   private warn(event: string, err: unknown): void {

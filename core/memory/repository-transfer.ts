@@ -14,15 +14,16 @@
  *
  * IDs in a file only link its own lines: import derives node and fact IDs for the target repository, so
  * a file can never name or reach records of another repository. `parseRepoImport` validates every line
- * (shape, references, bounds) before anything is written; names and sources are redacted again by the
+ * (shape, references, bounds; transfer-lines.ts) before anything is written; names and sources are redacted again by the
  * caller (RepositoryMemory.importLines), which writes everything in one adapter call or nothing.
  */
 import { z } from "zod";
-import { AppError, limitError } from "../errors";
-import { MAX_IMPORT_CHARS, MAX_REPO_TRANSFER_LINES, MAX_SOURCE_CHARS } from "../limits";
+import { limitError } from "../errors";
+import { MAX_IMPORT_CHARS, MAX_REPO_TRANSFER_LINES } from "../limits";
 import { repoHistoryOf, repoSingleValuedOf } from "./repository-history";
 import type { RepoFact, RepoMemoryDoc } from "./repository-store";
-import { id, invalidLine, name, predicate, readLines, when } from "./transfer";
+import { iso } from "./input";
+import { factFields, id, name, nodeType, parseTransfer, predicate, versionFields, when, type ParsedTransfer, type TransferFormat } from "./transfer-lines";
 
 export const REPO_EXPORT_FORMAT = "codesynapse.repository-memory/1";
 
@@ -34,43 +35,16 @@ const header = z.strictObject({
   exported_at: when,
   single_valued: z.array(predicate).max(64),
 });
-const node = z.strictObject({ kind: z.literal("node"), id, name, type: z.string().regex(/^[A-Za-z0-9_.:-]{0,64}$/) });
-const fact = z.strictObject({
-  kind: z.literal("fact"),
-  fact_id: id,
-  subject_id: id,
-  predicate,
-  object_id: id,
-  source: z.string().max(MAX_SOURCE_CHARS).optional(),
-  valid_from: when.nullable(),
-  observed_at: when.optional(),
-  origin_session_id: session,
-});
-const version = z.strictObject({
-  kind: z.literal("history"),
-  fact_id: id,
-  subject_id: id,
-  predicate,
-  object_id: id,
-  source: z.string().max(MAX_SOURCE_CHARS).optional(),
-  valid_from: when.nullable(),
-  valid_to: when,
-  observed_at: when.optional(),
-  session_id: session,
-  ended_by: session,
-  ended: z.enum(["superseded", "retracted"]),
-  replaced_by: z.array(id).max(512),
-});
+const node = z.strictObject({ kind: z.literal("node"), id, name, type: nodeType });
+const fact = z.strictObject({ ...factFields, origin_session_id: session });
+const version = z.strictObject({ ...versionFields, session_id: session, ended_by: session });
 const line = z.discriminatedUnion("kind", [header, node, fact, version]);
 
-export interface ParsedRepoImport {
-  header: z.infer<typeof header>;
-  nodes: Array<z.infer<typeof node>>;
-  facts: Array<z.infer<typeof fact>>;
-  history: Array<z.infer<typeof version>>;
-}
+type Line = z.infer<typeof line>;
+const FORMAT: TransferFormat<Line, "node"> = { line, nodeKind: "node", nodeNoun: "a node", maxLines: MAX_REPO_TRANSFER_LINES, checkIntervals: true };
 
-const isoOrNull = (ms: number | undefined) => (ms === undefined || ms === 0 ? null : new Date(ms).toISOString());
+export type ParsedRepoImport = ParsedTransfer<Line, "node">;
+
 const isoOpt = (k: string, ms: number | undefined) => (ms === undefined ? {} : { [k]: new Date(ms).toISOString() });
 
 /** The memory facts, the nodes they and the history name, and the history, as JSON Lines (refused past MAX_IMPORT_CHARS). */
@@ -88,7 +62,7 @@ export function exportRepoLines(repoId: string, facts: RepoFact[], doc: RepoMemo
       predicate: f.predicate,
       object_id: f.object.id,
       ...(f.source !== undefined ? { source: f.source } : {}),
-      valid_from: isoOrNull(f.valid_from),
+      valid_from: iso(f.valid_from),
       ...isoOpt("observed_at", f.observed_at),
       origin_session_id: f.origin_session_id,
     });
@@ -101,7 +75,7 @@ export function exportRepoLines(repoId: string, facts: RepoFact[], doc: RepoMemo
       predicate: v.predicate,
       object_id: v.object.id,
       ...(v.source !== undefined ? { source: v.source } : {}),
-      valid_from: isoOrNull(v.valid_from),
+      valid_from: iso(v.valid_from),
       valid_to: new Date(v.valid_to).toISOString(),
       ...isoOpt("observed_at", v.observed_at),
       session_id: v.session_id,
@@ -118,22 +92,5 @@ export function exportRepoLines(repoId: string, facts: RepoFact[], doc: RepoMemo
 
 /** Parses and cross-checks a whole file; throws on the first bad line. */
 export function parseRepoImport(text: string): ParsedRepoImport {
-  const parsed: ParsedRepoImport = { header: undefined as unknown as ParsedRepoImport["header"], nodes: [], facts: [], history: [] };
-  for (const d of readLines(text, line, MAX_IMPORT_CHARS, MAX_REPO_TRANSFER_LINES)) {
-    if (d.kind === "header") parsed.header = d;
-    else if (d.kind === "node") parsed.nodes.push(d);
-    else if (d.kind === "fact") parsed.facts.push(d);
-    else parsed.history.push(d);
-  }
-  const ids = new Set<string>();
-  for (const n of parsed.nodes) {
-    if (ids.has(n.id)) throw invalidLine(0, "duplicate node id");
-    ids.add(n.id);
-  }
-  for (const f of [...parsed.facts, ...parsed.history]) {
-    if (!ids.has(f.subject_id) || !ids.has(f.object_id)) throw invalidLine(0, "fact endpoint is not a node of the file");
-  }
-  if (parsed.history.some((v) => Date.parse(v.valid_to) < (v.valid_from === null ? 0 : Date.parse(v.valid_from)))) throw invalidLine(0, "history interval ends before it starts");
-  if (!parsed.header) throw new AppError("validation_failed", { details: { field: "lines" } });
-  return parsed;
+  return parseTransfer(text, FORMAT);
 }

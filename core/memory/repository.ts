@@ -10,141 +10,33 @@
 import { AppError, limitError } from "../errors";
 import { INGEST_SOURCE } from "../ingest/graph";
 import type { Identity } from "../execution/identity";
-import {
-  MAX_EMBED_BATCH,
-  MAX_ENTITY_NAME_CHARS,
-  MAX_PROMOTE_FACT_IDS,
-  MAX_RECALL_LIMIT,
-  MAX_REPO_TRANSFER_FACTS,
-  MAX_SINGLE_VALUED_PREDICATES,
-  MAX_SOURCE_CHARS,
-  MAX_SUPERSEDES,
-  MAX_TRIPLES_PER_UPSERT,
-} from "../limits";
-import { redact } from "../redact";
-import { rankFacts, type RecallResult } from "../recall/recall";
-import { tokenize } from "../recall/tokenize";
-import { cosine } from "./vector-index";
+import { MAX_EMBED_BATCH, MAX_PROMOTE_FACT_IDS, MAX_REPO_TRANSFER_FACTS, MAX_SINGLE_VALUED_PREDICATES, MAX_SUPERSEDES } from "../limits";
+import type { RecallResult } from "../recall/recall";
 import type { Embedder } from "./embedder";
 import { assertAuthorisedIdentity } from "./embedder";
 import type { ErasureReceipt, SessionMemoryEngine, MemoryScope } from "./engine";
 import { planSupersession } from "./history";
-import { normalizeName, REPO_FACT_ID, repoFactId, repoNodeId, SESSION_FACT_ID } from "./ids";
+import { REPO_FACT_ID, SESSION_FACT_ID } from "./ids";
+import { bad } from "./input";
 import { endRepoFact, repoCurrentAt, repoDoc, repoHistoryOf, repoSingleValuedOf } from "./repository-history";
-import type { DurableTriple, RepoFact, RepoFactVersion, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
-import { exportRepoLines, parseRepoImport } from "./repository-transfer";
-import { PREDICATE_PATTERN, TYPE_PATTERN } from "./snapshot";
-import type { TripleInput } from "./types";
-
-/** Bounds of one durable recall: lexical candidates and embedded nodes scanned. */
-export const REPO_RECALL_CANDIDATES = 2000;
-export const REPO_DENSE_SCAN = 5000;
-/** Dense hits of one durable recall that join the fusion. */
-export const REPO_DENSE_HITS = 64;
+import { durableTriples, importedRepoContent, type RepoUpsertInput } from "./repository-input";
+import { recallRepository } from "./repository-recall";
+import type { DurableTriple, RepoFact, RepoNode, RepositoryMemoryStore, Subgraph } from "./repository-store";
+import { exportRepoLines } from "./repository-transfer";
+import { repoFactView, versionAsFact, type RepoFactHistoryEntry } from "./repository-views";
+import { PREDICATE_PATTERN } from "./snapshot";
 
 /** Live facts of the slots one write touches, read to decide what it ends (a slot holds one fact once declared). */
 export const REPO_SLOT_FACTS = 2048;
 /** Revision conflicts a durable write that ends facts retries by re-reading (as session memory does). */
 const REVISION_RETRIES = 3;
 
-function bad(field: string): AppError {
-  return new AppError("validation_failed", { message: `The request is not valid: ${field}.`, details: { field } });
-}
-
 function notFound(): AppError {
   return new AppError("not_found", { message: "No such fact in this repository's memory." });
 }
 
-const iso = (ms: number | undefined): string | null => (ms === undefined || ms === 0 ? null : new Date(ms).toISOString());
-
-/** A durable fact as reads show it: provenance and validity (ISO; valid_from null before validity existed). */
-export interface RepoFactView {
-  fact_id: string;
-  subject: { id: string; name: string; type: string };
-  predicate: string;
-  object: { id: string; name: string; type: string };
-  origin_session_id: string | null;
-  source?: string;
-  valid_from: string | null;
-  observed_at?: string;
-}
-
-/** One interval of a durable fact's life, as the history read shows it. */
-export interface RepoFactHistoryEntry extends RepoFactView {
-  valid_to: string | null;
-  ended_by: string | null;
-  status: "current" | "superseded" | "retracted";
-  replaced_by: string[];
-}
-
-export function repoFactView(f: RepoFact): RepoFactView {
-  return {
-    fact_id: f.fact_id,
-    subject: f.subject,
-    predicate: f.predicate,
-    object: f.object,
-    origin_session_id: f.origin_session_id,
-    ...(f.source !== undefined ? { source: f.source } : {}),
-    valid_from: iso(f.valid_from),
-    ...(f.observed_at !== undefined ? { observed_at: new Date(f.observed_at).toISOString() } : {}),
-  };
-}
-
-/** A history interval as a fact (for as_of reads and recall). */
-function versionAsFact(v: RepoFactVersion): RepoFact {
-  return {
-    fact_id: v.fact_id,
-    subject: v.subject,
-    predicate: v.predicate,
-    object: v.object,
-    origin_session_id: v.session_id,
-    ...(v.source !== undefined ? { source: v.source } : {}),
-    valid_from: v.valid_from,
-    ...(v.observed_at !== undefined ? { observed_at: v.observed_at } : {}),
-  };
-}
-
-/** Durable upsert options beyond the triples: supersession, declarations, the caller's clock. */
-export interface RepoUpsertInput {
-  triples: TripleInput[];
-  source?: string | undefined;
-  supersedes?: string[] | undefined;
-  single_valued?: string[] | undefined;
-  /** Epoch ms, caller's clock. */
-  observed_at?: number | undefined;
-}
-
-/** Redacts and checks one node name as an upsert does; a name that was (partly) a secret keeps its masked form. */
-async function cleanNodeName(name: unknown, field: string): Promise<string> {
-  if (typeof name !== "string") throw bad(field);
-  const n = normalizeName(name);
-  if (n.length < 1 || n.length > MAX_ENTITY_NAME_CHARS) throw bad(field);
-  return (await redact(n)).text.slice(0, MAX_ENTITY_NAME_CHARS);
-}
-
-const cleanSource = async (v: string | undefined) => (v === undefined ? undefined : (await redact(v.slice(0, MAX_SOURCE_CHARS))).text.slice(0, MAX_SOURCE_CHARS));
-
 /** Facts read per page when scanning a repository's live facts for its memory facts (export, import's emptiness check). */
 const SCAN_PAGE = 2000;
-
-async function durableTriples(repoId: string, triples: TripleInput[], source: string | undefined): Promise<DurableTriple[]> {
-  if (!Array.isArray(triples) || triples.length < 1 || triples.length > MAX_TRIPLES_PER_UPSERT) throw bad("triples");
-  const src = source === undefined ? undefined : (await redact(source.slice(0, MAX_SOURCE_CHARS))).text;
-  const out: DurableTriple[] = [];
-  for (const [i, t] of triples.entries()) {
-    if (typeof t.predicate !== "string" || !PREDICATE_PATTERN.test(t.predicate)) throw bad(`triples.${i}.predicate`);
-    const node = async (n: unknown, ty: unknown, f: string) => {
-      const type = ty ?? "";
-      if (typeof type !== "string" || !TYPE_PATTERN.test(type)) throw bad(`triples.${i}.${f}_type`);
-      const clean = await cleanNodeName(n, `triples.${i}.${f}`);
-      return { id: repoNodeId(repoId, type, clean), name: clean, type };
-    };
-    const s = await node(t.subject, t.subject_type, "subject");
-    const o = await node(t.object, t.object_type, "object");
-    out.push({ fact_id: repoFactId(repoId, s.id, t.predicate, o.id), subject: s, predicate: t.predicate, object: o, source: src });
-  }
-  return out;
-}
 
 export interface RepositoryMemoryDeps {
   repo: RepositoryMemoryStore;
@@ -299,51 +191,13 @@ export class RepositoryMemory {
     return { nodes: [...g.nodes.filter((n) => reached.has(n.id)), ...extra.values()], edges };
   }
 
-  /** Durable recall: bounded BM25 over candidate facts + exact dense similarity over embedded nodes, fused by RRF. */
-  async recall(
+  /** Durable recall (repository-recall.ts). */
+  recall(
     identity: Identity,
     repoId: string,
     input: { query: string; limit?: number | undefined; mode?: "fused" | "lexical" | "dense"; asOf?: number | undefined },
   ): Promise<{ results: RecallResult[] }> {
-    assertAuthorisedIdentity(identity);
-    const limit = Math.min(Math.max(1, input.limit ?? 10), MAX_RECALL_LIMIT);
-    const tokens = [...new Set(tokenize(input.query))].slice(0, 32);
-    // The lexical candidates do not depend on the query's vector: the store reads them while it is embedded.
-    const lexicalRead = this.deps.repo.factsMatching(repoId, tokens, REPO_RECALL_CANDIDATES);
-    lexicalRead.catch(() => undefined);
-    const sims = new Map<string, number>();
-    const { embedder } = this.deps;
-    if (embedder && input.mode !== "lexical") {
-      try {
-        const [q] = await embedder.embed(identity, [input.query]);
-        const store = this.deps.repo;
-        // Scored where the vectors live when the store can (PostgreSQL/PGlite); in process otherwise.
-        const scored = store.nearestEmbeddings
-          ? await store.nearestEmbeddings(repoId, embedder.model, q!, REPO_DENSE_HITS, REPO_DENSE_SCAN)
-          : (await store.embeddings(repoId, embedder.model, REPO_DENSE_SCAN)).map((n) => ({ id: n.id, score: cosine(q!, n.vector) }));
-        const usable = scored.filter((x) => Number.isFinite(x.score) && x.score > 0);
-        usable.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-        for (const s of usable.slice(0, REPO_DENSE_HITS)) sims.set(s.id, s.score);
-      } catch (err) {
-        this.deps.onWarning?.("vector_search_failed", err instanceof AppError ? err.code : "internal");
-      }
-    }
-    const lexical = await lexicalRead;
-    const dense = sims.size > 0 ? await this.deps.repo.factsTouching(repoId, [...sims.keys()], REPO_RECALL_CANDIDATES) : [];
-    let candidates: RepoFact[] = [...lexical, ...dense];
-    if (input.asOf !== undefined) {
-      // What the repository held then: live facts learned by then, and history intervals that contain it,
-      // drawn by the same lexical (endpoint names) and dense (touching the nearest nodes) rules.
-      const asOf = input.asOf;
-      const words = tokens.map((t) => t.toLowerCase());
-      const touches = (n: { id: string; name: string }) => sims.has(n.id) || words.some((t) => n.name.toLowerCase().includes(t));
-      const past = repoHistoryOf((await this.deps.repo.loadMeta(repoId)).doc).filter((v) => repoCurrentAt(v, asOf) && (touches(v.subject) || touches(v.object)));
-      candidates = [...candidates.filter((f) => repoCurrentAt(f, asOf)), ...past.map(versionAsFact)];
-    }
-    const facts = new Map(candidates.map((f) => [f.fact_id, f]));
-    const ranked = rankFacts([...facts.values()], input.query, sims, limit, input.mode ?? "fused", embedder?.fusion?.code);
-    // Validity stays out of recall's answer (its shape is the session's); the history read shows it.
-    return { results: ranked.map(({ valid_from: _v, observed_at: _o, ...r }: RecallResult & { valid_from?: number; observed_at?: number }) => r) };
+    return recallRepository(this.deps, identity, repoId, input);
   }
 
   /** `POST /memory/index`: embeds one bounded batch of durable nodes that lack an embedding. */
@@ -461,56 +315,15 @@ export class RepositoryMemory {
    */
   async importLines(identity: Identity, repoId: string, text: string): Promise<{ nodes: number; facts: number; history: number }> {
     assertAuthorisedIdentity(identity);
-    const p = parseRepoImport(text);
-    if (p.facts.length > MAX_REPO_TRANSFER_FACTS) throw limitError("repo_transfer_facts", MAX_REPO_TRANSFER_FACTS);
     const now = this.deps.clock.now().getTime();
-    const at = (v: string | null | undefined): number | undefined => (v === null || v === undefined ? undefined : Math.min(Date.parse(v), now));
-    const remap = new Map<string, { id: string; name: string; type: string }>();
-    for (const [i, n] of p.nodes.entries()) {
-      const clean = await cleanNodeName(n.name, `lines.node.${i}.name`);
-      remap.set(n.id, { id: repoNodeId(repoId, n.type, clean), name: clean, type: n.type });
-    }
-    const factIdOf = new Map<string, string>();
-    const triples = new Map<string, DurableTriple>();
-    for (const f of p.facts) {
-      const subject = remap.get(f.subject_id)!;
-      const object = remap.get(f.object_id)!;
-      const fid = repoFactId(repoId, subject.id, f.predicate, object.id);
-      factIdOf.set(f.fact_id, fid);
-      if (triples.has(fid)) continue;
-      const vf = at(f.valid_from);
-      const ob = at(f.observed_at);
-      triples.set(fid, { fact_id: fid, subject, predicate: f.predicate, object, source: await cleanSource(f.source), ...(vf !== undefined ? { valid_from: vf } : {}), ...(ob !== undefined ? { observed_at: ob } : {}) });
-    }
-    for (const v of p.history) factIdOf.set(v.fact_id, repoFactId(repoId, remap.get(v.subject_id)!.id, v.predicate, remap.get(v.object_id)!.id));
-    const history: RepoFactVersion[] = [];
-    for (const v of p.history) {
-      const src = await cleanSource(v.source);
-      const to = at(v.valid_to)!;
-      const ob = at(v.observed_at);
-      history.push({
-        fact_id: factIdOf.get(v.fact_id)!,
-        subject: remap.get(v.subject_id)!,
-        predicate: v.predicate,
-        object: remap.get(v.object_id)!,
-        ...(src !== undefined ? { source: src } : {}),
-        valid_from: Math.min(at(v.valid_from) ?? 0, to),
-        valid_to: to,
-        ...(ob !== undefined ? { observed_at: ob } : {}),
-        session_id: v.session_id,
-        ended_by: v.ended_by,
-        ended: v.ended,
-        replaced_by: v.replaced_by.flatMap((r) => (factIdOf.has(r) ? [factIdOf.get(r)!] : [])),
-      });
-    }
-    history.sort((a, b) => a.valid_to - b.valid_to);
+    const { remap, triples, history, declared } = await importedRepoContent(repoId, text, now);
     const slots = new Set<string>();
     for (let attempt = 1; ; attempt++) {
       const meta = await this.deps.repo.loadMeta(repoId);
       if (repoHistoryOf(meta.doc).length > 0 || (await this.memoryFacts(repoId, true)).length > 0) {
         throw new AppError("conflict", { message: "Import fills a repository whose durable memory is empty; this one already holds memory facts." });
       }
-      const single = new Set([...repoSingleValuedOf(meta.doc), ...p.header.single_valued]);
+      const single = new Set([...repoSingleValuedOf(meta.doc), ...declared]);
       slots.clear();
       for (const t of triples.values()) {
         if (!single.has(t.predicate)) continue;

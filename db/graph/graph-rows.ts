@@ -3,10 +3,10 @@
  * servers, and their conversion to the store contracts' types. Property
  * documents travel as JSON strings: graph servers store flat properties.
  */
-import { enforceQuotas, type RootState } from "../../core/memory/quotas";
+import type { RootState } from "../../core/memory/quotas";
 import { readEdgeProps } from "../../core/memory/repository-history";
 import type { RepoFact } from "../../core/memory/repository-store";
-import type { ScopeKey, ScopeSnapshot } from "../../core/memory/types";
+import type { LoadRead, WriteState } from "../../core/memory/session-protocol";
 
 /** A stored property document (JSON text; absent = empty). */
 export function parseDoc<T>(doc: string | null | undefined): T {
@@ -35,36 +35,41 @@ export interface StoredFact {
   doc: string;
 }
 
-/** The counts a graph adapter's write read returns (own namespace excluded from the live facts). */
-export interface ScopeCounts {
+/** What a graph adapter's write read returns (own namespace excluded from the live facts). */
+export interface StoredWriteState {
+  revoked: boolean;
+  other_subject: boolean;
+  root: StoredRoot | null;
   tenant_roots: number;
   session_roots: number;
   tenant_live_facts: number;
   session_live_facts: number;
 }
 
-/** The quota check (core/memory/quotas.ts) over those counts, for a commit of `factsAfter` facts. */
-export function enforceScopeQuotas(st: ScopeCounts, creatingRoot: boolean, factsAfter: number): void {
-  enforceQuotas({
-    creatingRoot,
+/** That read in the protocol's shape (core/memory/session-protocol.ts). */
+export function writeStateOf(st: StoredWriteState): WriteState {
+  return {
+    revoked: st.revoked,
+    otherSubject: st.other_subject,
+    root: st.root,
     sessionRoots: st.session_roots,
     tenantRoots: st.tenant_roots,
     sessionLiveFactsElsewhere: st.session_live_facts,
     tenantLiveFactsElsewhere: st.tenant_live_facts,
-    factsAfter,
-  });
+  };
 }
 
-/** A live scope's snapshot from a load's read (root, entities, facts), in the store contract's shape. */
-export function toSnapshot(key: ScopeKey, root: StoredRoot, entities: StoredEntity[], facts: StoredFact[]): ScopeSnapshot {
+/** What a load read (tombstone, subject, root, and the content of a readable root) in the protocol's shape. */
+export function loadReadOf(r: { revoked: boolean; other_subject: boolean; root: StoredRoot | null; entities: StoredEntity[]; facts: StoredFact[] }): LoadRead {
   return {
-    key,
-    subject_id: root.subject_id,
-    revision: root.revision,
-    expires_at: root.expires_at,
-    doc: parseDoc(root.doc),
-    entities: entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: parseDoc(e.doc) })),
-    facts: facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: parseDoc(f.doc) })),
+    revoked: r.revoked,
+    otherSubject: r.other_subject,
+    root: r.root,
+    content: {
+      doc: parseDoc(r.root?.doc),
+      entities: r.entities.map((e) => ({ id: e.id, name: e.name, type: e.type, doc: parseDoc(e.doc) })),
+      facts: r.facts.map((f) => ({ fact_id: f.fact_id, subject_id: f.subject_id, predicate: f.predicate, object_id: f.object_id, doc: parseDoc(f.doc) })),
+    },
   };
 }
 

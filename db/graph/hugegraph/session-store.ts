@@ -8,8 +8,8 @@
  *  1. serialized per tenant in this process (an async mutex keyed by tenant);
  *  2. WRITE_STATE: one script reads the tenant's commit counter, tombstone,
  *     subject, root, counts and stored content;
- *  3. the same checks as every adapter, in TypeScript: core/memory/quotas.ts
- *     `checkRoot`/`enforceQuotas`, core/memory/snapshot.ts `checkSnapshot`;
+ *  3. the checks of the protocol (core/memory/session-protocol.ts), in
+ *     TypeScript, as for every adapter;
  *  4. one write script that, under a per-tenant monitor in the HugeGraph
  *     server's JVM, checks that the tenant's counter and the scope's revision
  *     are still the ones read (check-and-set), rechecks the tombstone, writes
@@ -28,16 +28,15 @@
  */
 import { AppError, type ErrorCode } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
-import { checkLoad, checkRoot } from "../../../core/memory/quotas";
-import { storedFactCount } from "../../../core/memory/history";
-import { checkSnapshot } from "../../../core/memory/snapshot";
+import { diffContent } from "../../../core/memory/content-diff";
+import { clearScope, commitScope, loadScope, type SessionStorage, type SessionWriteUnit } from "../../../core/memory/session-protocol";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import { ensureSchema, SESSION_SCHEMA, vid } from "./schema";
 import * as S from "./session-scripts";
-import { enforceScopeQuotas, toSnapshot, type StoredEntity, type StoredFact, type StoredRoot as GraphRoot } from "../graph-rows";
+import { loadReadOf, writeStateOf, type StoredEntity, type StoredFact, type StoredRoot as GraphRoot } from "../graph-rows";
 
 export interface HugeGraphStoreOptions {
   /** Awaited before every operation (e.g. `once(...)` of the schema): lets a synchronous composition root build stores. */
@@ -61,7 +60,7 @@ interface Loaded {
 
 interface WriteState extends Loaded {
   tenant_version: number;
-  /** From the tenant's counters (O(1)), or exact from a scan of its roots. */
+  /** From the tenant's counters (O(1)), or exact from a scan of its roots (graph-rows.ts StoredWriteState). */
   tenant_roots: number;
   /** From the session's own roots (at most MAX_NAMESPACES_PER_SESSION). */
   session_roots: number;
@@ -160,77 +159,80 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     return this.client.json<WriteState>(S.WRITE_STATE, { ...scopeBindings(owner, owner.subject_id), now, with_content: withContent, exact, ...bounds });
   }
 
-  async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    await this.schema?.();
-    const key = scopeKeyOf(owner);
-    const r = await this.client.json<Loaded>(S.LOAD, { ...scopeBindings(key, owner.subject_id), now, ...bounds });
-    const root = r.root;
-    const state = checkLoad(root, { revoked: r.revoked, otherSubject: r.other_subject, now });
-    if (!root || state === "absent") return null;
-    if (state === "expired") {
-      await this.serialized(key.tenant_id, () => this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false, ...NO_INIT }));
-      throw new AppError("session_expired");
-    }
-    return toSnapshot(key, root, r.entities, r.facts);
+  private readonly storage: SessionStorage = {
+    readLoad: async (owner, now) => {
+      await this.schema?.();
+      return loadReadOf(await this.client.json<Loaded>(S.LOAD, { ...scopeBindings(scopeKeyOf(owner), owner.subject_id), now, ...bounds }));
+    },
+    dropExpired: async (key, now) => {
+      await this.serialized(key.tenant_id, () => this.dropExpired(key, now));
+    },
+    write: (owner, now, fn) => this.serialized(owner.tenant_id, () => fn(this.unit(owner, now))),
+  };
+
+  load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
+    return loadScope(this.storage, owner, now);
   }
 
-  async commit(input: CommitInput): Promise<CommitResult> {
-    const { owner } = input;
-    const key = scopeKeyOf(owner);
-    return this.serialized(key.tenant_id, async () => {
-      let st = await this.state(owner, input.now, true);
-      // The counters bound the tenant's live facts from above: only a write they would refuse needs the exact count.
-      if (!st.exact && st.tenant_live_facts + input.content.facts.length > MAX_LIVE_FACTS_PER_TENANT) st = await this.state(owner, input.now, true, true);
-      const root = st.root;
-      const state = checkRoot(root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, {
-        revoked: st.revoked,
-        otherSubject: st.other_subject,
-        now: input.now,
-      });
-      if (state === "expired") {
-        if (root) await this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now: input.now, expect_version: -1, check_revoked: false, ...NO_INIT });
-        throw new AppError("session_expired");
-      }
-      const bytes = checkSnapshot(key, input.content);
-      enforceScopeQuotas(st, root === null, storedFactCount(input.content));
-      const revision = (root?.revision ?? 0) + 1;
-      await this.write<number>(S.COMMIT, {
-        ...scopeBindings(key, owner.subject_id),
-        ...diff(key, root ? st : { entities: [], facts: [] }, input.content),
-        expect_version: st.tenant_version,
-        check_revoked: true,
-        init_roots: st.init_roots,
-        init_live: st.init_live,
-        create: root === null,
-        expected: input.expectedRevision,
-        revision,
-        doc: JSON.stringify(input.content.doc),
-        expires_at: input.expiresAt,
-        // What the quotas count: live facts plus history entries.
-        fact_count: storedFactCount(input.content),
-        entity_count: input.content.entities.length,
-        size_bytes: bytes,
-        now: input.now,
-      });
-      return { revision };
-    });
+  commit(input: CommitInput): Promise<CommitResult> {
+    return commitScope(this.storage, input);
   }
 
-  async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
+  clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
+    return clearScope(this.storage, owner, expiresAt, now);
+  }
+
+  /** Removes an expired namespace's content (the script checks the expiry again). */
+  private dropExpired(key: ScopeKey, now: number): Promise<unknown> {
+    return this.write(S.DROP_EXPIRED, { ...scopeBindings(key), now, expect_version: -1, check_revoked: false, ...NO_INIT });
+  }
+
+  /**
+   * A write unit: WRITE_STATE, then one locked script whose check-and-set on
+   * the tenant's counter (the one read here) makes the read and the write one
+   * step; the retries of `serialized` start a new unit.
+   */
+  private unit(owner: ScopeOwner, now: number): SessionWriteUnit {
     const key = scopeKeyOf(owner);
-    await this.serialized(key.tenant_id, async () => {
-      const st = await this.state(owner, now, false);
-      if (st.revoked) throw new AppError("session_revoked");
-      if (st.other_subject || (st.root && st.root.subject_id !== owner.subject_id)) throw new AppError("session_forbidden");
-      const common = { ...scopeBindings(key, owner.subject_id), now, expect_version: st.tenant_version, check_revoked: true, init_roots: st.init_roots, init_live: st.init_live };
-      if (st.root) {
-        await this.write(S.CLOSE, common);
-        return;
-      }
-      // A closed root holds no facts: only the root bounds apply.
-      enforceScopeQuotas({ ...st, session_live_facts: 0, tenant_live_facts: 0 }, true, 0);
-      await this.write(S.CREATE_CLOSED, { ...common, expires_at: expiresAt });
-    });
+    let st: WriteState | undefined;
+    const read = (): WriteState => {
+      if (!st) throw new AppError("internal");
+      return st;
+    };
+    const locked = () => ({ ...scopeBindings(key, owner.subject_id), now, expect_version: read().tenant_version, check_revoked: true, init_roots: read().init_roots, init_live: read().init_live });
+    return {
+      readState: async (content) => {
+        st = await this.state(owner, now, content !== undefined);
+        // The counters bound the tenant's live facts from above: only a write they would refuse needs the exact count.
+        if (content && !st.exact && st.tenant_live_facts + content.facts.length > MAX_LIVE_FACTS_PER_TENANT) st = await this.state(owner, now, true, true);
+        return writeStateOf(st);
+      },
+      dropExpired: async () => {
+        await this.dropExpired(key, now);
+      },
+      writeScope: async (w) => {
+        const state = read();
+        await this.write<number>(S.COMMIT, {
+          ...locked(),
+          ...diff(key, w.create ? { entities: [], facts: [] } : state, w.content),
+          create: w.create,
+          expected: w.expectedRevision,
+          revision: w.revision,
+          doc: JSON.stringify(w.content.doc),
+          expires_at: w.expiresAt,
+          fact_count: w.factCount,
+          entity_count: w.content.entities.length,
+          size_bytes: w.bytes,
+          now: w.now,
+        });
+      },
+      close: async () => {
+        await this.write(S.CLOSE, locked());
+      },
+      createClosed: async (expiresAt) => {
+        await this.write(S.CREATE_CLOSED, { ...locked(), expires_at: expiresAt });
+      },
+    };
   }
 
   async revokeSession(tenantId: string, sessionId: string, now: number): Promise<void> {
@@ -252,32 +254,13 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
 /** The difference between the stored content and the new snapshot, as script bindings (physical vertex ids included). */
 function diff(key: ScopeKey, old: { entities: StoredEntity[]; facts: StoredFact[] }, content: SnapshotContent) {
   const ev = (eid: string) => vid.entity(key.tenant_id, key.session_id, key.ns, eid);
-  const oldEntities = new Map(old.entities.map((e) => [e.id, e]));
-  const oldFacts = new Map(old.facts.map((f) => [f.fact_id, f]));
-  const newEntityIds = new Set(content.entities.map((e) => e.id));
-  const newFactIds = new Set(content.facts.map((f) => f.fact_id));
-  const add_entities: Array<{ vid: string; eid: string; name: string; type: string; doc: string }> = [];
-  const upd_entities: Array<{ vid: string; name: string; doc: string }> = [];
-  for (const e of content.entities) {
-    const prev = oldEntities.get(e.id);
-    const doc = JSON.stringify(e.doc);
-    if (!prev) add_entities.push({ vid: ev(e.id), eid: e.id, name: e.name, type: e.type, doc });
-    else if (prev.name !== e.name || prev.doc !== doc) upd_entities.push({ vid: ev(e.id), name: e.name, doc });
-  }
-  const add_facts: Array<{ s: string; o: string; f: string; p: string; doc: string }> = [];
-  const upd_facts: Array<{ s: string; f: string; doc: string }> = [];
-  for (const f of content.facts) {
-    const prev = oldFacts.get(f.fact_id);
-    const doc = JSON.stringify(f.doc);
-    if (!prev) add_facts.push({ s: ev(f.subject_id), o: ev(f.object_id), f: f.fact_id, p: f.predicate, doc });
-    else if (prev.doc !== doc) upd_facts.push({ s: ev(f.subject_id), f: f.fact_id, doc });
-  }
+  const d = diffContent(old, content);
   return {
-    drop_facts: old.facts.filter((f) => !newFactIds.has(f.fact_id)).map((f) => ({ s: ev(f.subject_id), f: f.fact_id })),
-    drop_entities: old.entities.filter((e) => !newEntityIds.has(e.id)).map((e) => ev(e.id)),
-    add_entities,
-    upd_entities,
-    add_facts,
-    upd_facts,
+    drop_facts: d.dropFacts.map((f) => ({ s: ev(f.subject_id), f: f.fact_id })),
+    drop_entities: d.dropEntities.map((e) => ev(e.id)),
+    add_entities: d.addEntities.map(({ entity: e, doc }) => ({ vid: ev(e.id), eid: e.id, name: e.name, type: e.type, doc })),
+    upd_entities: d.changedEntities.map(({ entity: e, doc }) => ({ vid: ev(e.id), name: e.name, doc })),
+    add_facts: d.addFacts.map(({ fact: f, doc }) => ({ s: ev(f.subject_id), o: ev(f.object_id), f: f.fact_id, p: f.predicate, doc })),
+    upd_facts: d.changedFacts.map(({ fact: f, doc }) => ({ s: ev(f.subject_id), f: f.fact_id, doc })),
   };
 }

@@ -1,12 +1,12 @@
 /**
- * In-memory SessionMemoryStore: the reference adapter for unit tests. Each
- * operation runs synchronously between awaits, so it is atomic in one process;
- * it applies the same checks, in the same order, as the PostgreSQL adapter.
+ * In-memory SessionMemoryStore: the reference adapter for unit tests. The
+ * protocol (core/memory/session-protocol.ts) runs over plain maps; write units
+ * run one at a time, and each of their writes is one synchronous step, so a
+ * write is atomic in one process.
  */
-import { AppError } from "../../../core/errors";
-import { checkLoad, checkRoot, enforceQuotas, type RootState } from "../../../core/memory/quotas";
+import type { RootState } from "../../../core/memory/quotas";
 import { historyOf, storedFactCount } from "../../../core/memory/history";
-import { checkSnapshot } from "../../../core/memory/snapshot";
+import { clearScope, commitScope, loadScope, type SessionStorage, type SessionWriteUnit } from "../../../core/memory/session-protocol";
 import type { SessionMemoryStore } from "../../../core/memory/store";
 import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
@@ -18,6 +18,10 @@ interface Root extends RootState {
 
 const k = (key: ScopeKey) => JSON.stringify([key.tenant_id, key.session_id, key.ns]);
 const sk = (tenant: string, session: string) => JSON.stringify([tenant, session]);
+
+function emptyContent(): SnapshotContent {
+  return { doc: {}, entities: [], facts: [] };
+}
 
 function clone<T>(v: T): T {
   return structuredClone(v);
@@ -40,6 +44,22 @@ export class InMemorySessionStore implements SessionMemoryStore {
     return [...this.roots.values()].filter((r) => r.key.tenant_id === tenant);
   }
 
+  /** Serializes write units: the protocol awaits between its read and its write. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  private readonly storage: SessionStorage = {
+    readLoad: async (owner) => ({ ...this.guard(owner), content: this.contentOf(owner) }),
+    dropExpired: async (key) => {
+      const root = this.roots.get(k(key));
+      if (root) root.content = emptyContent();
+    },
+    write: (owner, now, fn) => {
+      const run = this.tail.then(() => fn(this.unit(owner, now)));
+      this.tail = run.catch(() => undefined);
+      return run;
+    },
+  };
+
   private guard(owner: ScopeOwner): { root: Root | null; otherSubject: boolean; revoked: boolean } {
     const root = this.roots.get(k(owner)) ?? null;
     return {
@@ -49,74 +69,53 @@ export class InMemorySessionStore implements SessionMemoryStore {
     };
   }
 
-  private expire(root: Root): never {
-    root.content = { doc: {}, entities: [], facts: [] };
-    throw new AppError("session_expired");
+  private contentOf(key: ScopeKey): SnapshotContent {
+    const root = this.roots.get(k(key));
+    return root ? clone(root.content) : emptyContent();
   }
 
-  async load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    const g = this.guard(owner);
-    const root = g.root;
-    const state = checkLoad(root, { ...g, now });
-    if (!root || state === "absent") return null;
-    if (state === "expired") this.expire(root);
-    return { key: { ...root.key }, subject_id: root.subject_id, revision: root.revision, expires_at: root.expires_at, ...clone(root.content) };
-  }
-
-  async commit(input: CommitInput): Promise<CommitResult> {
-    const { owner } = input;
-    const g = this.guard(owner);
-    const state = checkRoot(g.root, { subject_id: owner.subject_id, expectedRevision: input.expectedRevision, expiresAt: input.expiresAt }, { ...g, now: input.now });
-    if (state === "expired") {
-      if (g.root) this.expire(g.root);
-      throw new AppError("session_expired");
-    }
+  private unit(owner: ScopeOwner, now: number): SessionWriteUnit {
     const key = scopeKeyOf(owner);
-    checkSnapshot(key, input.content);
-    const live = (r: Root) => !r.deleted && r.expires_at > input.now && k(r.key) !== k(key);
+    const g = this.guard(owner);
     const sessionRoots = this.sessionRoots(owner.tenant_id, owner.session_id);
     const tenantRoots = this.tenantRoots(owner.tenant_id);
-    enforceQuotas({
-      creatingRoot: g.root === null,
-      sessionRoots: sessionRoots.length,
-      tenantRoots: tenantRoots.length,
-      sessionLiveFactsElsewhere: sessionRoots.filter(live).reduce((n, r) => n + storedFactCount(r.content), 0),
-      tenantLiveFactsElsewhere: tenantRoots.filter(live).reduce((n, r) => n + storedFactCount(r.content), 0),
-      factsAfter: storedFactCount(input.content),
-    });
-    const revision = (g.root?.revision ?? 0) + 1;
-    this.roots.set(k(key), {
-      key,
-      subject_id: owner.subject_id,
-      revision,
-      expires_at: input.expiresAt,
-      deleted: false,
-      content: clone(input.content),
-    });
-    return { revision };
+    const live = (r: Root) => !r.deleted && r.expires_at > now && k(r.key) !== k(key);
+    return {
+      readState: async () => ({
+        ...g,
+        sessionRoots: sessionRoots.length,
+        tenantRoots: tenantRoots.length,
+        sessionLiveFactsElsewhere: sessionRoots.filter(live).reduce((n, r) => n + storedFactCount(r.content), 0),
+        tenantLiveFactsElsewhere: tenantRoots.filter(live).reduce((n, r) => n + storedFactCount(r.content), 0),
+      }),
+      dropExpired: async () => {
+        if (g.root) g.root.content = emptyContent();
+      },
+      writeScope: async (w) => {
+        this.roots.set(k(key), { key, subject_id: owner.subject_id, revision: w.revision, expires_at: w.expiresAt, deleted: false, content: clone(w.content) });
+      },
+      close: async () => {
+        if (!g.root) return;
+        g.root.deleted = true;
+        g.root.revision += 1;
+        g.root.content = emptyContent();
+      },
+      createClosed: async (expiresAt) => {
+        this.roots.set(k(key), { key, subject_id: owner.subject_id, revision: 1, expires_at: expiresAt, deleted: true, content: emptyContent() });
+      },
+    };
   }
 
-  async clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    const g = this.guard(owner);
-    if (g.revoked) throw new AppError("session_revoked");
-    if (g.otherSubject || (g.root && g.root.subject_id !== owner.subject_id)) throw new AppError("session_forbidden");
-    if (g.root) {
-      g.root.deleted = true;
-      g.root.revision += 1;
-      g.root.content = { doc: {}, entities: [], facts: [] };
-      return;
-    }
-    enforceQuotas({
-      creatingRoot: true,
-      sessionRoots: this.sessionRoots(owner.tenant_id, owner.session_id).length,
-      tenantRoots: this.tenantRoots(owner.tenant_id).length,
-      sessionLiveFactsElsewhere: 0,
-      tenantLiveFactsElsewhere: 0,
-      factsAfter: 0,
-    });
-    const key = scopeKeyOf(owner);
-    this.roots.set(k(key), { key, subject_id: owner.subject_id, revision: 1, expires_at: expiresAt, deleted: true, content: { doc: {}, entities: [], facts: [] } });
-    void now;
+  load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
+    return loadScope(this.storage, owner, now);
+  }
+
+  commit(input: CommitInput): Promise<CommitResult> {
+    return commitScope(this.storage, input);
+  }
+
+  clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
+    return clearScope(this.storage, owner, expiresAt, now);
   }
 
   /** What one session still holds, any namespace: rows and non-empty docs (erasure checks read it like a backend). */
