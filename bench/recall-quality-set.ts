@@ -169,7 +169,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["clone a git repository snapshot for ingest", "workers/pools/git-snapshot.ts#cloneSnapshot"],
   ["store an uploaded snapshot", "core/ingest/uploads.ts#storeUpload"],
   ["guess whether the upload is tar gzip or zip from its first bytes", "core/ingest/uploads.ts#sniffFormat"],
-  ["list my uploads", "core/ingest/uploads.ts#listUploads", "db/sql/uploads/ownUploads.ts#listOwnUploads"],
+  ["list my uploads", "core/ingest/uploads.ts#listUploads", "db/sql/uploads/rows.ts#ownUploads"],
   ["throw away an upload nobody will ingest", "core/ingest/uploads.ts#discardUpload", "core/ingest/uploads.ts#deleteUpload"],
   ["delete expired uploads periodically", "core/ingest/uploads.ts#uploadsCleaner"],
   ["check the ingest source when the job is submitted", "core/jobs/ingest.ts#checkIngestSource"],

@@ -155,7 +155,7 @@ export interface SessionErasureReceiptsTable {
   done_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-/** MCP Streamable HTTP sessions (api/mcp/session-store.ts): keyed by the hash of the transport ID. */
+/** MCP Streamable HTTP sessions (core/mcp-sessions.ts, db/sql/mcp-sessions/): keyed by the hash of the transport ID. */
 export interface McpSessionsTable {
   id_hash: string;
   init: unknown;

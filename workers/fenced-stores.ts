@@ -19,10 +19,10 @@
  * transaction of its own that first locks the job row under its lease token, so a worker that lost
  * its lease stages nothing more, and the short transactions let other statements run in between.
  */
-import { sql } from "kysely";
 import { AppError } from "../core/errors";
 import { inTransaction } from "../core/transaction";
 import { holdJob } from "../queues/sql/holdJob";
+import { ping } from "../queues/sql/ping";
 import type { RepositoryMemoryStore } from "../core/memory/repository-store";
 import type { Db, Tx } from "../db/schema";
 import type { PersistStores } from "./handler";
@@ -31,7 +31,7 @@ const REPOSITORY_WRITES = ["upsertFacts", "setEmbeddings", "pruneSource"] as con
 
 /** Fails (and so aborts the persist) unless the fenced transaction can still run a statement. */
 async function stillHeld(tx: Tx): Promise<void> {
-  await sql`select 1`.execute(tx);
+  await ping(tx);
 }
 
 function fencedRepository(store: RepositoryMemoryStore, tx: Tx): RepositoryMemoryStore {

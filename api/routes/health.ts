@@ -10,11 +10,11 @@
  * configured model cannot — degraded recall, not an outage, so still 200.
  */
 import { Router } from "express";
-import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { route } from "../http";
 import { AppError } from "../../core/errors";
 import type { EmbedderStatus } from "../../core/memory/embedder";
+import { ping } from "../../queues/sql/ping";
 
 const READY_CHECK_MS = 2_000;
 
@@ -32,7 +32,7 @@ function within(ms: number, check: Check): Promise<boolean> {
 
 /** The dependencies of this process, by name. */
 function checksOf(ctx: AppContext): Record<string, Check> {
-  const checks: Record<string, Check> = { database: () => sql`select 1`.execute(ctx.db) };
+  const checks: Record<string, Check> = { database: () => ping(ctx.db) };
   const dispatcher = ctx.jobs?.dispatcher;
   if (dispatcher?.ping) checks.redis = () => dispatcher.ping!();
   const store = ctx.memory?.store;

@@ -5,7 +5,9 @@ import { deleteUpload } from "./deleteUpload";
 import { findIngestedUpload } from "./findIngestedUpload";
 import { insertUpload } from "./insertUpload";
 import { markIngested } from "./markIngested";
-import { findOwnUpload, hasOwnUpload, listOwnUploads } from "./ownUploads";
+import { findOwnUpload } from "./findOwnUpload";
+import { hasOwnUpload } from "./hasOwnUpload";
+import { listOwnUploads } from "./listOwnUploads";
 import { purgeUploads } from "./purgeUploads";
 
 export function uploadStore(db: Db): UploadStore<Tx> {
