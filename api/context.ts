@@ -6,6 +6,7 @@ import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
 import type { Db } from "../db/schema";
+import type { IdentityStore } from "../core/identity-store";
 import type { MemoryServices } from "../core/memory/services";
 import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
@@ -15,6 +16,8 @@ import type { JobEvents } from "../ops/job-events";
 
 export interface AppContext {
   db: Db;
+  /** Accounts, keys, sign-ins, the session registry and authorization's reads (db/identity/ over `db`). */
+  identity: IdentityStore;
   clock: Clock;
   config: Config;
   logger: Logger;

@@ -109,7 +109,7 @@ export async function resolveExecution(ctx: AppContext, req: Request, repo?: Rep
   if (named !== null && isDashboardId(named)) {
     // HTTP-3: the dashboard binding is implicit only; naming one is refused for every credential (audited).
     const actor = await authenticate(ctx.db, ctx.clock, creds);
-    return refuseNamedDashboard(ctx.db, ctx.clock, principalOf(actor), named, "headers");
+    return refuseNamedDashboard(ctx.identity, ctx.clock, principalOf(actor), named, "headers");
   }
   if (named !== null) {
     // One statement reads the credential, the account, the binding and the repository (core/authorize.ts).
@@ -131,7 +131,7 @@ export async function resolveExecution(ctx: AppContext, req: Request, repo?: Rep
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "session_not_found") throw err;
   }
-  await registerSession(ctx.db, ctx.clock, principal, dashboard, { kind: "dashboard" });
+  await registerSession(ctx.identity, ctx.clock, principal, dashboard, { kind: "dashboard" });
   return bind();
 }
 

@@ -22,7 +22,7 @@ import { makeIdentity, type Identity } from "./execution/identity";
 import { isSafeId } from "./boundary";
 import { MAX_ID_CHARS } from "./limits";
 import { decide, type AuthQuery, type AuthRow, type Caller } from "./authorize-rules";
-import { tombstoneExpired, type Principal } from "./registry/registry";
+import type { Principal } from "./registry/registry";
 import type { Clock } from "./clock";
 import { PREPARE } from "./prepare";
 import type { Db, RepoLevel, Tx } from "../db/schema";
@@ -168,7 +168,15 @@ export async function resolveRow(db: Db | Tx, clock: Clock, q: AuthQuery, row: A
   const deferred = o.deferRepo === true && q.repo !== undefined;
   const d = decide(deferred ? { ...q, repo: undefined } : q, row, now);
   if (!d.ok) {
-    if (d.tombstone && q.sessionId !== undefined) await tombstoneExpired(db, clock, q.sessionId);
+    if (d.tombstone && q.sessionId !== undefined) {
+      await db
+        .updateTable("session_bindings")
+        .set({ tombstoned_at: now, tombstone_reason: "expired" })
+        .where("session_id", "=", q.sessionId)
+        .where("tombstoned_at", "is", null)
+        .where("expires_at", "<=", now)
+        .execute();
+    }
     throw refusal(d);
   }
   let repoAnswer: RepoAccess | AppError | undefined;

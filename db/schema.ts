@@ -5,6 +5,9 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { JobEventTables } from "./job-events-schema";
 import type { MemoryTables } from "./memory-schema";
+import type { BindingKind, RepoLevel, Role, TombstoneReason } from "../core/identity-store";
+
+export type { BindingKind, RepoLevel, Role, TombstoneReason };
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -25,7 +28,6 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
-export type Role = "owner" | "admin" | "member";
 export interface MembershipsTable {
   org_id: string;
   user_id: string;
@@ -60,7 +62,6 @@ export interface RepositoriesTable {
   created_at: CreatedAt;
 }
 
-export type RepoLevel = "read" | "write" | "admin";
 export interface RepoPermissionsTable {
   repo_id: string;
   user_id: string;
@@ -68,8 +69,6 @@ export interface RepoPermissionsTable {
   created_at: CreatedAt;
 }
 
-export type BindingKind = "runtime" | "dashboard";
-export type TombstoneReason = "revoked" | "expired";
 export interface SessionBindingsTable {
   session_id: string;
   org_id: string;

@@ -32,12 +32,14 @@ import type { RateLimits } from "../core/rate-limit";
 import type { SessionCleaners } from "../core/retention/cleaners";
 import type { ErrorCode } from "../core/errors";
 import type { Db, RepoLevel } from "../db/schema";
+import type { IdentityStore } from "../core/identity-store";
 import type { JobQueue } from "../queues/submit";
 import type { JobEvents } from "./job-events";
 
 /** What an operation may use. The API's AppContext is one. */
 export interface OpServices {
   db: Db;
+  identity: IdentityStore;
   clock: Clock;
   config: Config;
   logger: Logger;

@@ -12,6 +12,7 @@ import type { Clock } from "../clock";
 import type { Logger } from "../log";
 import { MEMORY_PURGE_BATCH } from "../limits";
 import { expireDueBindings } from "../registry/registry";
+import type { IdentityStore } from "../identity-store";
 import type { Db, Tx } from "../../db/schema";
 import type { CleanupTarget, SessionCleaners } from "./cleaners";
 import { recordErasurePass, type StorePass } from "./receipts";
@@ -58,9 +59,16 @@ export async function markCleanupDone(tx: Tx, targets: readonly CleanupTarget[],
   return Number(r.numUpdatedRows);
 }
 
-export async function sweepSessions(db: Db, clock: Clock, cleaners: SessionCleaners, logger: Logger, o: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepSessions(
+  db: Db,
+  identity: IdentityStore,
+  clock: Clock,
+  cleaners: SessionCleaners,
+  logger: Logger,
+  o: SweepOptions = {},
+): Promise<SweepResult> {
   const limit = o.limit ?? MEMORY_PURGE_BATCH;
-  const expired = await expireDueBindings(db, clock);
+  const expired = await expireDueBindings(identity, clock);
   const failures: Array<{ cleaner: string }> = [];
   for (const c of cleaners.list()) {
     if (!c.purgeExpired) continue;

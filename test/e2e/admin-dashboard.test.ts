@@ -30,6 +30,7 @@ import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor, anyParams } from "../support/jobs";
 import { probeService } from "../support/services";
+import { identityStore } from "../../db/identity/store";
 
 const ARTIFACTS = path.resolve("test/artifacts");
 const redis = await probeService("redis");
@@ -70,7 +71,7 @@ describeInChromium("operators' dashboard in headless Chromium", () => {
     // A refusal produced by the real runner: the member is suspended while the job waits.
     const suspended = await seedExecution(database.db, clock);
     const refusedJob = await enqueueFor(database.db, clock, suspended, { kind: "demo.refused", pool: "fix", restartable: false, maxAttempts: 1 });
-    await suspendMember(database.db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: new Date() });
+    await suspendMember(identityStore(database.db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: new Date() });
     const th = await startTestHost(database, [{ kind: "demo.refused", pool: "fix", restartable: false, maxAttempts: 1, params: anyParams, run: async () => ({}) }]);
     await waitFor(async () => (await jobRow(database.db, refusedJob.id)).status === "refused");
     await th.stop();

@@ -21,13 +21,14 @@ import { describeEachDatabase } from "../support/databases";
 import { call, executionHeaders, listen } from "../support/http";
 import { enqueueFor, seedExecution, type Execution } from "../support/jobs";
 import type { Db } from "../../db/schema";
+import { identityStore } from "../../db/identity/store";
 
 type Change = (db: Db, clock: ManualClock, e: Execution) => Promise<unknown>;
 
-const revokeKey: Change = (db, clock, e) => revokeApiKey(db, { prefix: e.account.keyPrefix, at: clock.now() });
-const revokeBinding: Change = (db, clock, e) => revokeSession(db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
-const suspendMembership: Change = (db, clock, e) => suspendMember(db, { orgId: e.account.orgId, userId: e.account.userId, at: clock.now() });
-const suspendTheUser: Change = (db, clock, e) => suspendUser(db, { userId: e.account.userId, at: clock.now() });
+const revokeKey: Change = (db, clock, e) => revokeApiKey(identityStore(db), { prefix: e.account.keyPrefix, at: clock.now() });
+const revokeBinding: Change = (db, clock, e) => revokeSession(identityStore(db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
+const suspendMembership: Change = (db, clock, e) => suspendMember(identityStore(db), { orgId: e.account.orgId, userId: e.account.userId, at: clock.now() });
+const suspendTheUser: Change = (db, clock, e) => suspendUser(identityStore(db), { userId: e.account.userId, at: clock.now() });
 
 const STATES: ReadonlyArray<{ name: string; changes: Change[]; code: string }> = [
   { name: "in good standing", changes: [], code: "ok" },

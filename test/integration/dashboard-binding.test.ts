@@ -12,6 +12,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 
 await describeEachDatabase("dashboard binding", (t) => {
   const clock = new ManualClock(Date.UTC(2026, 11, 2, 12, 0, 0));
@@ -71,7 +72,7 @@ await describeEachDatabase("dashboard binding", (t) => {
     const rows = await t().db.selectFrom("login_sessions").select("id").where("user_id", "=", a.userId).execute();
     const otherId = rows.find((r) => r.id !== row.id)!.id;
     const web = `web:${"a".repeat(64)}`;
-    await registerSession(t().db, clock, { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id }, web, { kind: "dashboard" });
+    await registerSession(identityStore(t().db), clock, { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id }, web, { kind: "dashboard" });
     const owner = { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id };
     expect((await authorize(t().db, clock, owner, web)).identity.session_id).toBe(web);
     for (const p of [{ ...owner, loginSessionId: otherId }, { ...owner, loginSessionId: null, apiKeyId: a.keyId }]) {

@@ -35,6 +35,7 @@ import type { JobHandler } from "../../workers/handler";
 import { cleanupHandler } from "../../workers/pools/cleanup";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 import { fixtureTar } from "../support/archives";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
@@ -200,7 +201,7 @@ describe("the input boundary under fuzzing [pglite]", () => {
     const cleaners = new SessionCleaners();
     cleaners.register(memoryCleaner(ctx.memory, systemClock));
     cleaners.register(uploadsCleaner(database.db));
-    const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners));
+    const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, identityStore(database.db)));
     const { queue } = createJobQueue({ db: database.db, clock: systemClock, logger, registry });
     for (const h of jobKindHandlers({ config: ctx.config, memory: ctx.memory, queue: () => queue })) registry.register(h);
     ctx.jobs = queue;

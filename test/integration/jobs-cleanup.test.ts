@@ -16,6 +16,7 @@ import { cleanupHandler } from "../../workers/pools/cleanup";
 import { describeEachDatabase } from "../support/databases";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 /** A real cleaner over a real table: deletes at most `limit` of the session's rows per call. */
 function tableCleaner(db: Db): SessionCleaner {
@@ -60,12 +61,12 @@ await describeEachDatabase("cleanup pool", (t) => {
     for (const e of [revoked, expiring, live]) {
       await sql`insert into cleanup_items (tenant_id, session_id, n) select ${e.identity.tenant_id}, ${e.identity.session_id}, g from generate_series(1, 25) g`.execute(db);
     }
-    await revokeSession(db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await revokeSession(identityStore(db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
     // Past `expiring`'s deadline (registered at the same instant as the others, so move only it).
     await db.updateTable("session_bindings").set({ expires_at: new Date(clock.now().getTime() - 1) }).where("session_id", "=", expiring.identity.session_id).execute();
 
     const cleaners = new SessionCleaners().register(tableCleaner(db)).register(flaky);
-    th = await startTestHost(t(), [cleanupHandler(cleaners, { limit: 10, batchesPerSession: 2, everyMs: 1000 })], { clock, scheduleMs: 60_000 });
+    th = await startTestHost(t(), [cleanupHandler(cleaners, identityStore(t().db), { limit: 10, batchesPerSession: 2, everyMs: 1000 })], { clock, scheduleMs: 60_000 });
 
     const schedule = await db.selectFrom("job_schedules").selectAll().where("id", "=", "system:cleanup.sweep").executeTakeFirstOrThrow();
     expect([schedule.system, schedule.tenant_id, schedule.session_id, schedule.interval_ms]).toEqual([true, null, null, 1000]);

@@ -34,6 +34,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { probeService } from "../support/services";
+import { identityStore } from "../../db/identity/store";
 
 const clock = new ManualClock(Date.UTC(2026, 11, 3, 9));
 const ask = (question: string) => ({ task: "question", question });
@@ -119,7 +120,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     expect(otherKind.status).toBe(409);
     expect(otherKind.body.error.code).toBe("idempotency_key_reused");
     const repo2 = (await seedAccount(t().db, { orgId: th.account.orgId })).repoId;
-    await grantRepo(t().db, { repoId: repo2, userId: th.account.userId, level: "write" });
+    await grantRepo(identityStore(t().db), { repoId: repo2, userId: th.account.userId, level: "write" });
     const otherRepo = await submit(a, th.headers, repo2, ask("one"), key);
     expect(otherRepo.status).toBe(409);
     expect(await jobsOfSession(t().db, th.session)).toEqual([first.body.job_id]);
@@ -159,7 +160,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     const key = uniq("k");
     const refused = await submit(a, th.headers, th.account.repoId, { problem: "fix it" }, key, "fix-jobs");
     expect(refused.status).toBe(403);
-    await grantRepo(t().db, { repoId: th.account.repoId, userId: th.account.userId, level: "write" });
+    await grantRepo(identityStore(t().db), { repoId: th.account.repoId, userId: th.account.userId, level: "write" });
     const ok = await submit(a, th.headers, th.account.repoId, { problem: "fix it" }, key, "fix-jobs");
     expect(ok.status).toBe(202);
     expect(ok.headers.get("idempotent-replayed")).toBeNull();
@@ -265,7 +266,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     // Past 24 h: `live` expired; `fresh` and the retaken key have not.
     const count = async () => Number((await sql<{ n: string }>`select count(*) as n from job_idempotency_keys where session_id = ${th.session}`.execute(t().db)).rows[0]!.n);
     expect(await count()).toBe(3);
-    await sweepSessions(t().db, clock, new SessionCleaners().register(idempotencyCleaner(t().db)), nodes[0]!.ctx.logger);
+    await sweepSessions(t().db, identityStore(t().db), clock, new SessionCleaners().register(idempotencyCleaner(t().db)), nodes[0]!.ctx.logger);
     expect(await count()).toBe(2);
     expect(live.status).toBe(202);
     const left = await t().db.selectFrom("job_idempotency_keys").selectAll().where("session_id", "=", th.session).execute();

@@ -21,6 +21,7 @@ import { upsertSchedule } from "../../queues/sql/upsertSchedule";
 import { describeEachDatabase } from "../support/databases";
 import { uniq } from "../support/fixtures";
 import { anyParams, enqueueFor, jobRow, seedExecution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const LEASE = 1000;
 
@@ -215,9 +216,9 @@ await describeEachDatabase("job rows", (t) => {
     const clock = new ManualClock(Date.now());
     const ok = await seedExecution(t().db, clock);
     const revoked = await seedExecution(t().db, clock);
-    await revokeSession(t().db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
     const suspended = await seedExecution(t().db, clock);
-    await suspendMember(t().db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    await suspendMember(identityStore(t().db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
     const req = (x: typeof ok, repo?: AuthorizeRequest["repo"], sessionId = x.identity.session_id): AuthorizeRequest => ({ principal: x.principal, sessionId, ...(repo ? { repo } : {}) });
     const reqs: AuthorizeRequest[] = [
       req(ok),
@@ -256,8 +257,8 @@ await describeEachDatabase("job rows", (t) => {
       await enqueueFor(t().db, clock, suspended, { pool }),
     ];
     // Changed after enqueue, before the claim: the claim's read must see it.
-    await revokeSession(t().db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
-    await suspendMember(t().db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    await revokeSession(identityStore(t().db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await suspendMember(identityStore(t().db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
     const claimed = await claimJobsChecked(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 10, now: clock.now() });
     expect(claimed.map((c) => c.row.id).sort()).toEqual(jobs.map((j) => j.id).sort());
     const shape = (x: unknown) => (x instanceof AppError ? x.code : "ok");

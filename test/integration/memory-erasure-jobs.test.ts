@@ -31,6 +31,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer, type Thread } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 
@@ -151,7 +152,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     expect(byStore["session-memory"][1]).toBe("done");
 
     // The sweep's retry adds a pass and nothing more (every store was done).
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger());
     const after = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
     expect(after.body).toMatchObject({ passes: 2, done: true, stores: receipt.body.stores });
 
@@ -174,7 +175,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const first = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
     expect(first.body).toMatchObject({ passes: 1, done: false });
     expect(first.body.stores.find((s: { store: string }) => s.store === "job-quotes")).toEqual({ store: "job-quotes", removed: 1, status: "pending" });
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger());
     const second = await call(srv.url, "GET", `/api/v1/execution/sessions/${gone.session}/erasure`, { headers: other.headers });
     expect(second.body).toMatchObject({ passes: 2, done: true });
     expect(second.body.stores.find((s: { store: string }) => s.store === "job-quotes")).toEqual({ store: "job-quotes", removed: 2, status: "done" });
@@ -190,7 +191,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const w = await call(srv.url, "POST", sm(a), { headers: writer.headers, body: { triples: [{ subject: "TokenVault", predicate: "reviewed_by", object: "Ismenia" }] } });
     expect((await call(srv.url, "POST", sm(a, "/promote"), { headers: writer.headers, body: { fact_ids: [w.body.facts[0].fact_id] } })).status).toBe(200);
     const mine = await askAbout(a, writer, "TokenVault", "Ismenia", "forget-1");
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ scope: "promoted", session_id: writer.session, done: true });
@@ -237,7 +238,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const u = await jobRow(t().db, unrelated);
     expect((u.result as { sources: Array<{ fact_id: string }> }).sources.map((x) => x.fact_id)).not.toContain(forgotten);
 
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(r.status).toBe(200);
     expect(r.body.stores).toEqual(expect.arrayContaining([{ store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 2, status: "done" }]));
@@ -274,7 +275,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     expect((await stored(t().db, quoting)).job).toContain("Verhoeven");
     const finish = await inFlight(quoting);
 
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(r.status).toBe(200);
     expect(r.body.done).toBe(false);
@@ -282,14 +283,14 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const pending = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
     expect([pending.done, pending.fact_ids]).toEqual([false, [forgotten]]);
     // A sweep while the job still runs erases nothing and leaves the receipt pending.
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger());
     expect((await t().db.selectFrom("forget_erasure_receipts").select("done").where("session_id", "=", writer.session).executeTakeFirstOrThrow()).done).toBe(false);
 
     // The job ends, its answer quoting the forgotten fact and citing it in its sources.
     await finish();
     expect(await stored(t().db, quoting)).toMatchObject({ keys: 1, job: expect.stringContaining("Verhoeven") });
     // Two cleanup workers race.
-    await Promise.all([sweepSessions(t().db, systemClock, cleaners, silentLogger()), sweepSessions(t().db, systemClock, cleaners, silentLogger())]);
+    await Promise.all([sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger()), sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger())]);
 
     const after = await jobRow(t().db, quoting);
     expect([after.status, after.session_id]).toEqual(["succeeded", reader.session]);
@@ -301,7 +302,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     // Counted once: the result and its idempotency row.
     expect(storeOf(done.stores, "jobs:quoting-results")).toEqual({ store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 2, status: "done" });
     // Idempotent: a later sweep does not pick it again.
-    await sweepSessions(t().db, systemClock, cleaners, silentLogger());
+    await sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger());
     const later = await t().db.selectFrom("forget_erasure_receipts").selectAll().where("session_id", "=", writer.session).executeTakeFirstOrThrow();
     expect([later.stores, later.updated_at]).toEqual([done.stores, done.updated_at]);
   });
@@ -317,7 +318,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     expect(storeOf(cleared.body.stores, "jobs:results")).toMatchObject({ rows: 0, status: "pending" });
     await finish();
     expect((await stored(t().db, id)).job).toContain("Quintavalle");
-    await Promise.all([sweepSessions(t().db, systemClock, cleaners, silentLogger()), retryPendingErasures(t().db, new Date(), 1)]);
+    await Promise.all([sweepSessions(t().db, identityStore(t().db), systemClock, cleaners, silentLogger()), retryPendingErasures(t().db, new Date(), 1)]);
     expect((await jobRow(t().db, id)).result).toEqual({ erased: true, cause: "namespace_cleared", erased_at: expect.any(String) });
     const left = await stored(t().db, id);
     expect([left.keys, left.job.includes("Quintavalle")]).toEqual([0, false]);

@@ -16,6 +16,7 @@ import { sweepSessions } from "../../core/retention/cleanup";
 import { silentLogger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { describeEachDatabase } from "../support/databases";
+import { identityStore } from "../../db/identity/store";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
@@ -79,7 +80,7 @@ await describeEachDatabase("retention: revocation and expiry clean session memor
     const saved = clock.now().getTime();
     clock.set(saved + BINDING_TTL_MS + 60_000);
     try {
-      const sweep = await sweepSessions(t().db, clock, cleaners, silentLogger(), { limit: 1, batchesPerSession: 100 });
+      const sweep = await sweepSessions(t().db, identityStore(t().db), clock, cleaners, silentLogger(), { limit: 1, batchesPerSession: 100 });
       expect(sweep.expired).toBeGreaterThanOrEqual(1);
       expect(sweep.done.map((x) => x.session_id)).toContain(id);
       expect(await rowsOf(t().db, a.orgId, id)).toBe(0);

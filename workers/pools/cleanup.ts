@@ -11,11 +11,17 @@
 import { z } from "zod";
 import { CLEANUP_EVERY_MS, CLEANUP_KIND } from "../../core/jobs/cleanup";
 import { MEMORY_PURGE_BATCH } from "../../core/limits";
+import type { IdentityStore } from "../../core/identity-store";
 import type { SessionCleaners } from "../../core/retention/cleaners";
 import { markCleanupDone, sweepSessions, type SweepOptions } from "../../core/retention/cleanup";
 import { defineHandler, type JobHandler } from "../handler";
 
-export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & { everyMs?: number; tidy?: (limit: number) => Promise<unknown> } = {}): JobHandler<Record<string, never>> {
+/** `identity`: the store whose bindings the sweep expires (main/ wires it over the same database). */
+export function cleanupHandler(
+  cleaners: SessionCleaners,
+  identity: IdentityStore,
+  opts: SweepOptions & { everyMs?: number; tidy?: (limit: number) => Promise<unknown> } = {},
+): JobHandler<Record<string, never>> {
   return defineHandler({
     kind: CLEANUP_KIND,
     pool: "cleanup",
@@ -25,7 +31,7 @@ export function cleanupHandler(cleaners: SessionCleaners, opts: SweepOptions & {
     everyMs: opts.everyMs ?? CLEANUP_EVERY_MS,
     params: z.strictObject({}),
     async run({ db, clock, logger, signal }) {
-      const r = await sweepSessions(db, clock, cleaners, logger, { ...opts, signal });
+      const r = await sweepSessions(db, identity, clock, cleaners, logger, { ...opts, signal });
       if (opts.tidy && !signal.aborted) {
         await opts.tidy(opts.limit ?? MEMORY_PURGE_BATCH).catch((err: unknown) => logger.warn({ code: "cleanup_failed", cleaner: "tidy", err: (err as Error).message }, "tidying failed; retried next sweep"));
       }
