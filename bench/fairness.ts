@@ -98,7 +98,7 @@ async function once(dispatch: "postgres" | "bullmq", fair: boolean): Promise<Fai
         },
       }),
     );
-    const { queue, bull } = createJobQueue({ db, clock: systemClock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
+    const { queue, bull } = createJobQueue({ db, identity: identityStore, clock: systemClock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
     const metrics = new JobMetrics();
     // The backlog first: A's flood, then B's jobs, all queued (and dispatched) before the pool starts, so
     // B's jobs sit behind A's whole backlog, whatever the submission rate on this machine.
@@ -108,6 +108,7 @@ async function once(dispatch: "postgres" | "bullmq", fair: boolean): Promise<Fai
     const started = new Date();
     const host = await startWorkers({
       db, clock: systemClock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
+      identity: identityStore,
       ...(fair ? { fair: {} } : {}), ...(bull ? { bull } : {}), ...(database.listen ? { listen: database.listen } : {}),
     });
     const succeeded = async () =>

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     const db = database.db;
     const noop = defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 1, repoLevel: "read", params: z.strictObject({ i: z.number() }), async run() { return {}; } });
     const registry = new JobRegistry<JobHandler>().register(noop);
-    const { queue } = createJobQueue({ db, clock: systemClock, logger: silentLogger(), registry });
+    const { queue } = createJobQueue({ db, identity: identityStore, clock: systemClock, logger: silentLogger(), registry });
     const a = await account(db);
     const submit = (i: number, key?: string) =>
       submitJobOnce(queue, a.identity, a.principal, { kind: "bench.noop", params: { i }, repo: a.repoId, ...(key ? { idempotencyKey: key } : {}) });

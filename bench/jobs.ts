@@ -279,10 +279,11 @@ async function codesynapse(dispatch: "postgres" | "bullmq", schema: string): Pro
     defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: z.strictObject({ i: z.number() }), run: async () => ({ result: null }) }),
   );
   const prefix = `bench-${randomBytes(4).toString("hex")}`;
-  const { queue, bull } = createJobQueue({ db, clock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
+  const { queue, bull } = createJobQueue({ db, identity: identityStore, clock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
   const metrics = new Outcomes();
   const host = await startWorkers({
     db, clock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
+    identity: identityStore,
     ...(bull ? { bull } : {}), ...(database.listen ? { listen: database.listen } : {}),
   });
   await sleep(300);

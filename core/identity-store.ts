@@ -7,6 +7,7 @@
  * wires the store into the app context.
  */
 import type { AuditEntry } from "./audit";
+import type { AuthQuery, AuthRow } from "./authorize-rules";
 
 export type Role = "owner" | "admin" | "member";
 export type RepoLevel = "read" | "write" | "admin";
@@ -81,4 +82,7 @@ export interface IdentityStore {
   revokeDashboardBindings(loginSessionId: string, now: Date): Promise<Array<{ session_id: string; org_id: string }>>;
   /** Tombstones, as expired, up to `limit` live bindings past their deadline: those it ended. */
   expireDueBindings(now: Date, limit: number): Promise<Array<{ session_id: string; org_id: string; user_id: string }>>;
+
+  /** THE authorization read: the row of each query, in one statement, in query order (undefined: none found). */
+  readAuthorization(queries: readonly AuthQuery[]): Promise<Array<AuthRow | undefined>>;
 }

@@ -103,7 +103,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   // A staged ingest that crashed or lost its lease and was never retried: its rows go with the sweep.
   const tidy = ctx.memory?.repository.store.staging ? (limit: number) => sweepGenerations(database.db, limit) : undefined;
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, ctx.identity, tidy ? { tidy } : {}));
-  const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
+  const { queue, bull } = createJobQueue({ db: database.db, identity: identityStore, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, queue: () => queue, gates })) registry.register(h);
   ctx.cleaners = cleaners;
@@ -156,6 +156,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   if (opts.pools.length > 0) {
     workers = await startWorkers({
       db: database.db,
+      identity: identityStore,
       clock,
       logger,
       registry,

@@ -22,6 +22,7 @@ import { insertUser } from "./insertUser";
 import { lockOrganization } from "./lockOrganization";
 import { membershipRole } from "./membershipRole";
 import { organizationExists } from "./organizationExists";
+import { readAuthorization } from "./readAuthorization";
 import { repositoryExists } from "./repositoryExists";
 import { repositoryIdByName } from "./repositoryIdByName";
 import { revokeApiKey } from "./revokeApiKey";
@@ -70,5 +71,6 @@ export function identityStore(db: Db): IdentityStore {
     revokeBinding: (sessionId, now) => revokeBinding(db, sessionId, now),
     revokeDashboardBindings: (loginSessionId, now) => revokeDashboardBindings(db, loginSessionId, now),
     expireDueBindings: (now, limit) => expireDueBindings(db, now, limit),
+    readAuthorization: (queries) => readAuthorization(db, queries),
   };
 }

@@ -49,7 +49,7 @@ describeInChromium("operators' dashboard in headless Chromium", () => {
     database = await openTestDatabase("pglite");
     const ctx = testContext(database.db, { clock });
     const registry = new JobRegistry<JobHandler>().register({ kind: "demo.summary", pool: "ai", restartable: true, maxAttempts: 3, params: anyParams, run: async () => ({}) });
-    const setup = createJobQueue({ db: database.db, clock, logger: ctx.logger, registry, ...(redis.available ? { redisUrl: redis.url, bullPrefix } : {}) });
+    const setup = createJobQueue({ db: database.db, identity: identityStore, clock, logger: ctx.logger, registry, ...(redis.available ? { redisUrl: redis.url, bullPrefix } : {}) });
     ctx.jobs = setup.queue;
     ctx.jobMetrics = new JobMetrics({ db: database.db });
     stopDispatcher = () => setup.queue.dispatcher.close();

@@ -97,7 +97,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
     th = await startTestHost(database, jobKindHandlers({ config: ctx.config, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
-    ref.queue = { db: database.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: database.db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

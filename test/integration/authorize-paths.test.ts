@@ -58,9 +58,9 @@ await describeEachDatabase("one authorization answer on every path", (t) => {
       const answers = [];
       for (const { s, e, job } of seeded) {
         const http = await call(srv.url, "GET", "/api/v1/execution/identity", { headers: executionHeaders(e.account.apiKey, e.identity.session_id) });
-        const direct = await authorize(t().db, clock, e.principal, e.identity.session_id).catch((err: unknown) => err);
+        const direct = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id).catch((err: unknown) => err);
         const c = claimed.get(job.id)!;
-        const claim = await authorizeRow(t().db, clock, { principal: e.principal, sessionId: e.identity.session_id }, c.auth);
+        const claim = await authorizeRow(identityStore(t().db), clock, { principal: e.principal, sessionId: e.identity.session_id }, c.auth);
         answers.push({ state: s.name, http: http.status === 200 ? "ok" : http.body.error.code, authorize: code(direct), claim: code(claim) });
       }
       expect(answers).toEqual(STATES.map((s) => ({ state: s.name, http: s.code, authorize: s.code, claim: s.code })));

@@ -74,9 +74,9 @@ await describeEachDatabase("dashboard binding", (t) => {
     const web = `web:${"a".repeat(64)}`;
     await registerSession(identityStore(t().db), clock, { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id }, web, { kind: "dashboard" });
     const owner = { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id };
-    expect((await authorize(t().db, clock, owner, web)).identity.session_id).toBe(web);
+    expect((await authorize(identityStore(t().db), clock, owner, web)).identity.session_id).toBe(web);
     for (const p of [{ ...owner, loginSessionId: otherId }, { ...owner, loginSessionId: null, apiKeyId: a.keyId }]) {
-      await expect(authorize(t().db, clock, p, web)).rejects.toMatchObject({ code: "session_forbidden" });
+      await expect(authorize(identityStore(t().db), clock, p, web)).rejects.toMatchObject({ code: "session_forbidden" });
     }
   });
 
@@ -91,7 +91,7 @@ await describeEachDatabase("dashboard binding", (t) => {
     // Not even the principal it was recorded for (a job of that sign-in) reaches it: its credential
     // ended with it, and who asks is settled before what they ask for (core/authorize-rules.ts).
     const owner = { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: ls.id };
-    await expect(authorize(t().db, clock, owner, web)).rejects.toMatchObject({ code: "login_session_ended" });
+    await expect(authorize(identityStore(t().db), clock, owner, web)).rejects.toMatchObject({ code: "login_session_ended" });
     expect((await identity({ cookie })).status).toBe(401);
     const r = await identity(executionHeaders(a.apiKey, web));
     expect([r.status, r.body.error.code]).toEqual([403, "dashboard_session_named"]);

@@ -202,7 +202,7 @@ describe("the input boundary under fuzzing [pglite]", () => {
     cleaners.register(memoryCleaner(ctx.memory, systemClock));
     cleaners.register(uploadsCleaner(database.db));
     const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, identityStore(database.db)));
-    const { queue } = createJobQueue({ db: database.db, clock: systemClock, logger, registry });
+    const { queue } = createJobQueue({ db: database.db, identity: identityStore, clock: systemClock, logger, registry });
     for (const h of jobKindHandlers({ config: ctx.config, memory: ctx.memory, queue: () => queue })) registry.register(h);
     ctx.jobs = queue;
     ctx.cleaners = cleaners;

@@ -56,7 +56,7 @@ await describeEachDatabase("job events", (t) => {
   beforeAll(async () => {
     th = await startTestHost(t(), [gated, parked], { pools: ["ai"] });
     ctx = testContext(t().db, { clock });
-    ctx.jobs = { db: t().db, clock, registry: th.registry, dispatcher: th.dispatcher } satisfies JobQueue;
+    ctx.jobs = { db: t().db, identity: identityStore, clock, registry: th.registry, dispatcher: th.dispatcher } satisfies JobQueue;
     ev = jobEventsOf(ctx, { pollMs: POLL_MS, heartbeatMs: 150 });
     srv = await listen(createApp(ctx));
   });

@@ -82,7 +82,7 @@ await describeEachDatabase("failed jobs say why; operators retry, replay and can
   beforeAll(async () => {
     th = await startTestHost(t(), handlers);
     const ctx = testContext(t().db, { clock });
-    ctx.jobs = { db: t().db, clock, registry: th.registry, dispatcher: th.dispatcher };
+    ctx.jobs = { db: t().db, identity: identityStore, clock, registry: th.registry, dispatcher: th.dispatcher };
     srv = await listen(createApp(ctx));
     adminKey = (await seedAccount(t().db, { platformAdmin: true })).apiKey;
   });

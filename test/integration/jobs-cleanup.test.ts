@@ -114,9 +114,9 @@ await describeEachDatabase("cleanup pool", (t) => {
 
     // Cleanup never restores access.
     for (const [e, code] of [[revoked, "session_revoked"], [expiring, "session_expired"]] as const) {
-      await expect(authorize(db, clock, e.principal, e.identity.session_id)).rejects.toMatchObject({ code });
+      await expect(authorize(identityStore(db), clock, e.principal, e.identity.session_id)).rejects.toMatchObject({ code });
       expect((await binding(e.identity.session_id)).tombstoned_at).not.toBeNull();
     }
-    await expect(authorize(db, clock, live.principal, live.identity.session_id)).resolves.toBeTruthy();
+    await expect(authorize(identityStore(db), clock, live.principal, live.identity.session_id)).resolves.toBeTruthy();
   });
 });

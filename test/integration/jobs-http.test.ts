@@ -45,7 +45,7 @@ await describeEachDatabase("job routes", (t) => {
   const registry = new JobRegistry<JobHandler>().register(echo);
   beforeAll(async () => {
     ctx = testContext(t().db, { clock });
-    ctx.jobs = createJobQueue({ db: t().db, clock, logger: ctx.logger, registry }).queue;
+    ctx.jobs = createJobQueue({ db: t().db, identity: identityStore, clock, logger: ctx.logger, registry }).queue;
     ctx.jobMetrics = new JobMetrics({ db: t().db });
     srv = await listen(createApp(ctx));
   });

@@ -54,7 +54,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     const registry = new JobRegistry<JobHandler>();
     const queueRef: { q?: AppContext["jobs"] } = {};
     for (const h of jobKindHandlers({ config: ctx.config, memory, queue: () => queueRef.q! })) registry.register(h);
-    ctx.jobs = queueRef.q = createJobQueue({ db, clock, logger: ctx.logger, registry }).queue;
+    ctx.jobs = queueRef.q = createJobQueue({ db, identity: identityStore, clock, logger: ctx.logger, registry }).queue;
     ctx.memory = memory;
     const srv = await listen(createApp(ctx));
     nodes.push({ srv, memory, ctx });

@@ -232,9 +232,9 @@ await describeEachDatabase("job rows", (t) => {
       req(suspended),
     ];
     const one = await Promise.all(
-      reqs.map((r) => authorize(t().db, clock, r.principal, r.sessionId, r.repo ? { repo: r.repo } : {}).catch((err: unknown) => err)),
+      reqs.map((r) => authorize(identityStore(t().db), clock, r.principal, r.sessionId, r.repo ? { repo: r.repo } : {}).catch((err: unknown) => err)),
     );
-    const many = await authorizeMany(t().db, clock, reqs);
+    const many = await authorizeMany(identityStore(t().db), clock, reqs);
     const shape = (x: unknown) => (x instanceof AppError ? { code: x.code } : x);
     expect(many.map(shape)).toEqual(one.map(shape));
     expect(many.map((x) => (x instanceof AppError ? x.code : "ok"))).toEqual([
@@ -271,10 +271,10 @@ await describeEachDatabase("job rows", (t) => {
         sessionId: row.session_id!,
         ...(row.repo_id ? { repo: { ref: row.repo_id, level: "read" as const } } : {}),
       };
-      const single = await authorize(t().db, clock, req.principal, req.sessionId, req.repo ? { repo: req.repo } : {}).catch((err: unknown) => err);
-      expect(shape(await authorizeRow(t().db, clock, req, auth))).toBe(shape(single));
+      const single = await authorize(identityStore(t().db), clock, req.principal, req.sessionId, req.repo ? { repo: req.repo } : {}).catch((err: unknown) => err);
+      expect(shape(await authorizeRow(identityStore(t().db), clock, req, auth))).toBe(shape(single));
     }
-    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await authorizeRow(t().db, clock, {
+    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await authorizeRow(identityStore(t().db), clock, {
       principal: { orgId: c.row.tenant_id!, userId: c.row.actor_user_id!, apiKeyId: c.row.api_key_id, loginSessionId: c.row.login_session_id },
       sessionId: c.row.session_id!,
       ...(c.row.repo_id ? { repo: { ref: c.row.repo_id, level: "read" as const } } : {}),

@@ -33,7 +33,7 @@ const registry = new JobRegistry<JobHandler>().register(
 await describeEachDatabase("job submission", (t) => {
   let queue: JobQueue;
   beforeAll(() => {
-    queue = createJobQueue({ db: t().db, clock, logger: silentLogger(), registry }).queue;
+    queue = createJobQueue({ db: t().db, identity: identityStore, clock, logger: silentLogger(), registry }).queue;
   });
 
   const submit = (e: Execution, n: number, over: Partial<Execution> = {}) =>

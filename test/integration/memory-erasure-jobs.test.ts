@@ -52,7 +52,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const ctx = testContext(t().db, { clock: systemClock });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
     th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     cleaners = new SessionCleaners().register(memoryCleaner(memory, systemClock)).register(idempotencyCleaner(t().db)).register(jobQuotesCleaner(t().db, systemClock));
     Object.assign(ctx, { memory, jobs: queue, cleaners });
     srv = await listen(createApp(ctx));

@@ -61,7 +61,7 @@ async function expectUpgraded(old: OldData): Promise<void> {
   try {
     expect(readFileSync(path.join(old.dir, "PG_VERSION"), "utf8").trim()).toBe(PG_MAJOR);
     expect(await migrateToLatest(database.db)).toEqual([]);
-    const actor = await authenticate(database.db, systemClock, { bearer: old.apiKey });
+    const actor = await authenticate(identityStore(database.db), systemClock, { bearer: old.apiKey });
     expect(actor.orgId).toBe(old.orgId);
     expect(await auditCount(database.db)).toBe(old.audits);
     const repos = await database.db.selectFrom("repositories").select("name").execute();

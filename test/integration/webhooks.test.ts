@@ -74,7 +74,7 @@ await describeEachDatabase("completion webhooks", (t) => {
 
   beforeAll(async () => {
     th = await startTestHost(t(), [quick, parked], { pools: ["ai"] });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
     await th?.stop();
