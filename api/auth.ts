@@ -7,7 +7,7 @@ import { credentialsOf } from "./http";
 
 export function requireActor(ctx: AppContext): RequestHandler {
   return (req, _res, next) => {
-    authenticate(ctx.db, ctx.clock, credentialsOf(req))
+    authenticate(ctx.identity, ctx.clock, credentialsOf(req))
       .then((actor) => {
         req.actor = actor;
         next();

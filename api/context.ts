@@ -6,6 +6,7 @@ import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
 import type { Stores } from "../core/stores";
+import type { IdentityStore } from "../core/identity-store";
 import type { Db, Tx } from "../db/schema";
 import type { MemoryServices } from "../core/memory/services";
 import type { RateLimits } from "../core/rate-limit";
@@ -15,6 +16,8 @@ import type { JobQueue } from "../queues/submit";
 import type { JobEvents } from "../ops/job-events";
 
 export interface AppContext {
+  /** Accounts, keys, sign-ins, the session registry and authorization's reads (db/identity/ over `db`). */
+  identity: IdentityStore;
   db: Db;
   /** The relational stores the rules use (core/stores.ts), over `db`: built by main/ (db/stores.ts). */
   stores: Stores<Tx>;

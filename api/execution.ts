@@ -108,22 +108,22 @@ export async function resolveExecution(ctx: AppContext, req: Request, repo?: Rep
   const named = namedSession(req, mcp);
   if (named !== null && isDashboardId(named)) {
     // HTTP-3: the dashboard binding is implicit only; naming one is refused for every credential (audited).
-    const actor = await authenticate(ctx.db, ctx.clock, creds);
-    return refuseNamedDashboard(ctx.db, ctx.clock, principalOf(actor), named, "headers");
+    const actor = await authenticate(ctx.identity, ctx.clock, creds);
+    return refuseNamedDashboard(ctx.identity, ctx.clock, principalOf(actor), named, "headers");
   }
   if (named !== null) {
     // One statement reads the credential, the account, the binding and the repository (core/authorize.ts).
-    const r = await authenticateFor(ctx.db, ctx.clock, creds, named, repo);
+    const r = await authenticateFor(ctx.identity, ctx.clock, creds, named, repo);
     return withAnswer({ actor: r.actor, ...r.authorized }, repo, r.repoAnswer);
   }
-  const actor = await authenticate(ctx.db, ctx.clock, creds);
+  const actor = await authenticate(ctx.identity, ctx.clock, creds);
   const principal = principalOf(actor);
   if (actor.kind !== "browser" || !actor.loginTokenHash) throw identityRefusal("session_not_named");
   // The dashboard binding: registered on first use in each 7-day window.
   const dashboard = dashboardSessionId(actor.loginTokenHash, actor.orgId, ctx.clock.now());
   const bind = async (): Promise<ResolvedExecution> => {
-    if (!repo) return withAnswer({ actor, ...(await authorize(ctx.db, ctx.clock, principal, dashboard)) }, undefined, undefined);
-    const r = await authorizeAsking(ctx.db, ctx.clock, principal, dashboard, repo);
+    if (!repo) return withAnswer({ actor, ...(await authorize(ctx.identity, ctx.clock, principal, dashboard)) }, undefined, undefined);
+    const r = await authorizeAsking(ctx.identity, ctx.clock, principal, dashboard, repo);
     return withAnswer({ actor, ...r.authorized }, repo, r.repoAnswer);
   };
   try {
@@ -131,7 +131,7 @@ export async function resolveExecution(ctx: AppContext, req: Request, repo?: Rep
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "session_not_found") throw err;
   }
-  await registerSession(ctx.db, ctx.clock, principal, dashboard, { kind: "dashboard" });
+  await registerSession(ctx.identity, ctx.clock, principal, dashboard, { kind: "dashboard" });
   return bind();
 }
 

@@ -174,7 +174,7 @@ export async function runOperation(op: Operation, input: Record<string, unknown>
     const ask = { ref: String(input.repo), level: op.level };
     const held = who.repo && who.repo.ask.ref === ask.ref && who.repo.ask.level === ask.level ? who.repo.answer : undefined;
     if (held instanceof AppError) throw held;
-    repo = held ?? (await authorize(services.db, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
+    repo = held ?? (await authorize(services.identity, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
   }
   const auth = { identity: who.identity, expiresAt: who.expiresAt, ...(repo ? { repo } : {}) };
   const out = await op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body }, input as never);

@@ -31,6 +31,7 @@ import { createJobQueue } from "../queues/service";
 import { submitJob } from "../queues/submit";
 import { defineHandler, type JobHandler } from "../workers/handler";
 import { startWorkers } from "../workers/host";
+import { identityStore } from "../db/identity/store";
 
 const pgUrl = () => process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -63,15 +64,16 @@ function quantile(xs: number[], q: number): number {
 
 /** An organisation with a member, an API key, a repository and a registered session. */
 async function tenant(db: Db, name: string): Promise<{ identity: Identity; principal: Principal; repoId: string }> {
-  const { org_id: orgId } = await createOrg(db, { name });
-  const { user_id: userId } = await createUser(db, { email: `${name}-${randomBytes(4).toString("hex")}@example.test` });
-  await addMember(db, { orgId, userId, role: "member" });
-  const key = await createApiKey(db, { orgId, userId });
-  const { repo_id: repoId } = await createRepo(db, { orgId, name: `${name}-repo` });
-  await grantRepo(db, { repoId, userId, level: "read" });
+  const store = identityStore(db);
+  const { org_id: orgId } = await createOrg(store, { name });
+  const { user_id: userId } = await createUser(store, { email: `${name}-${randomBytes(4).toString("hex")}@example.test` });
+  await addMember(store, { orgId, userId, role: "member" });
+  const key = await createApiKey(store, { orgId, userId });
+  const { repo_id: repoId } = await createRepo(store, { orgId, name: `${name}-repo` });
+  await grantRepo(store, { repoId, userId, level: "read" });
   const principal: Principal = { orgId, userId, apiKeyId: key.key_id, loginSessionId: null };
   const session = `${name}-${randomBytes(4).toString("hex")}`;
-  await registerSession(db, systemClock, principal, session);
+  await registerSession(store, systemClock, principal, session);
   return { identity: makeIdentity({ tenant_id: orgId, subject_id: userId, session_id: session, parent_session_id: session }), principal, repoId };
 }
 
@@ -96,7 +98,7 @@ async function once(dispatch: "postgres" | "bullmq", fair: boolean): Promise<Fai
         },
       }),
     );
-    const { queue, bull } = createJobQueue({ db, clock: systemClock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
+    const { queue, bull } = createJobQueue({ db, identity: identityStore, clock: systemClock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
     const metrics = new JobMetrics();
     // The backlog first: A's flood, then B's jobs, all queued (and dispatched) before the pool starts, so
     // B's jobs sit behind A's whole backlog, whatever the submission rate on this machine.
@@ -106,6 +108,7 @@ async function once(dispatch: "postgres" | "bullmq", fair: boolean): Promise<Fai
     const started = new Date();
     const host = await startWorkers({
       db, clock: systemClock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
+      identity: identityStore,
       ...(fair ? { fair: {} } : {}), ...(bull ? { bull } : {}), ...(database.listen ? { listen: database.listen } : {}),
     });
     const succeeded = async () =>

@@ -28,6 +28,7 @@ import { cancelJob } from "../queues/sql/cancelJob";
 import { submitJobOnce } from "../queues/submit";
 import { setOrgWebhook } from "../queues/webhooks";
 import { defineHandler, type JobHandler } from "../workers/handler";
+import { identityStore } from "../db/identity/store";
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
 const N = Number(process.env.BENCH_JOBS ?? 2000);
@@ -43,15 +44,16 @@ async function parallel(n: number, width: number, fn: (i: number) => Promise<unk
 }
 
 async function account(db: Db) {
-  const { org_id } = await createOrg(db, { name: `bench-${randomBytes(3).toString("hex")}` });
-  const { user_id } = await createUser(db, { email: `${randomUUID()}@bench.test`, password: undefined, platformAdmin: false });
-  await addMember(db, { orgId: org_id, userId: user_id, role: "member" });
-  const key = await createApiKey(db, { orgId: org_id, userId: user_id });
-  const { repo_id } = await createRepo(db, { orgId: org_id, name: "bench" });
-  await grantRepo(db, { repoId: repo_id, userId: user_id, level: "write" });
+  const store = identityStore(db);
+  const { org_id } = await createOrg(store, { name: `bench-${randomBytes(3).toString("hex")}` });
+  const { user_id } = await createUser(store, { email: `${randomUUID()}@bench.test`, password: undefined, platformAdmin: false });
+  await addMember(store, { orgId: org_id, userId: user_id, role: "member" });
+  const key = await createApiKey(store, { orgId: org_id, userId: user_id });
+  const { repo_id } = await createRepo(store, { orgId: org_id, name: "bench" });
+  await grantRepo(store, { repoId: repo_id, userId: user_id, level: "write" });
   const principal: Principal = { orgId: org_id, userId: user_id, apiKeyId: key.key_id, loginSessionId: null };
   const session = `bench-${randomUUID()}`;
-  await registerSession(db, systemClock, principal, session);
+  await registerSession(store, systemClock, principal, session);
   const identity: Identity = makeIdentity({ tenant_id: org_id, subject_id: user_id, session_id: session, parent_session_id: session });
   return { principal, identity, repoId: repo_id, orgId: org_id };
 }
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
     const db = database.db;
     const noop = defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 1, repoLevel: "read", params: z.strictObject({ i: z.number() }), async run() { return {}; } });
     const registry = new JobRegistry<JobHandler>().register(noop);
-    const { queue } = createJobQueue({ db, clock: systemClock, logger: silentLogger(), registry });
+    const { queue } = createJobQueue({ db, identity: identityStore, clock: systemClock, logger: silentLogger(), registry });
     const a = await account(db);
     const submit = (i: number, key?: string) =>
       submitJobOnce(queue, a.identity, a.principal, { kind: "bench.noop", params: { i }, repo: a.repoId, ...(key ? { idempotencyKey: key } : {}) });

@@ -29,6 +29,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { createApp } from "../api/app";
 import { PREPARE } from "../core/prepare";
+import { identityStore } from "../db/identity/store";
 import { systemClock } from "../core/clock";
 import { loadConfig } from "../core/config";
 import { silentLogger } from "../core/log";
@@ -156,8 +157,8 @@ async function baselineStack(): Promise<Baseline | undefined> {
       const { d, cleanup } = await openTarget(kind, database);
       const a = await fixtures.seedAccount(d.db);
       const sessionId = `bench-${randomBytes(6).toString("hex")}`;
-      await registry.registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
-      const srv = await listen(baseCreateApp({ db: d.db, stores: relationalStores(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
+      await registry.registerSession(identityStore(d.db), systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
+      const srv = await listen(baseCreateApp({ db: d.db, stores: relationalStores(d.db), identity: identityStore(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
       return {
         url: srv.url,
         sessionId,
@@ -182,8 +183,8 @@ export async function benchIdentity(): Promise<IdentityBenchRow[]> {
     try {
       const a = await seedAccount(d.db);
       const sessionId = `bench-${randomBytes(6).toString("hex")}`;
-      await registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
-      const app = createApp({ db: d.db, stores: relationalStores(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() });
+      await registerSession(identityStore(d.db), systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
+      const app = createApp({ db: d.db, stores: relationalStores(d.db), identity: identityStore(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() });
       mountBare(app, d.db);
       const srv = await listen(app);
       const base = baseline ? await baseline.listen(kind) : undefined;

@@ -48,6 +48,7 @@ import { submitJob } from "../queues/submit";
 import { defineHandler, type JobHandler } from "../workers/handler";
 import { startWorkers } from "../workers/host";
 import { PREFETCH_PER_SLOT } from "../workers/sources/slots";
+import { identityStore } from "../db/identity/store";
 
 // Read when used: bench/run.ts sets TEST_DATABASE_URL after its imports.
 const pgUrl = () => process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
@@ -265,24 +266,26 @@ async function codesynapse(dispatch: "postgres" | "bullmq", schema: string): Pro
   await migrateToLatest(database.db);
   const db = database.db;
   const clock = systemClock;
-  const { org_id: orgId } = await createOrg(db, { name: "bench" });
-  const { user_id: userId } = await createUser(db, { email: `bench-${schema}@example.test` });
-  await addMember(db, { orgId, userId, role: "member" });
-  const key = await createApiKey(db, { orgId, userId });
-  const { repo_id: repoId } = await createRepo(db, { orgId, name: "bench-repo" });
-  await grantRepo(db, { repoId, userId, level: "read" });
+  const store = identityStore(db);
+  const { org_id: orgId } = await createOrg(store, { name: "bench" });
+  const { user_id: userId } = await createUser(store, { email: `bench-${schema}@example.test` });
+  await addMember(store, { orgId, userId, role: "member" });
+  const key = await createApiKey(store, { orgId, userId });
+  const { repo_id: repoId } = await createRepo(store, { orgId, name: "bench-repo" });
+  await grantRepo(store, { repoId, userId, level: "read" });
   const principal: Principal = { orgId, userId, apiKeyId: key.key_id, loginSessionId: null };
-  await registerSession(db, clock, principal, `bench-${schema}`);
+  await registerSession(store, clock, principal, `bench-${schema}`);
   const identity = makeIdentity({ tenant_id: orgId, subject_id: userId, session_id: `bench-${schema}`, parent_session_id: `bench-${schema}` });
 
   const registry = new JobRegistry<JobHandler>().register(
     defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: z.strictObject({ i: z.number() }), run: async () => (HANDLER_MS > 0 ? (await sleep(HANDLER_MS), { result: null }) : { result: null }) }),
   );
   const prefix = `bench-${randomBytes(4).toString("hex")}`;
-  const { queue, bull } = createJobQueue({ db, clock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
+  const { queue, bull } = createJobQueue({ db, identity: identityStore, clock, logger: silentLogger(), registry, ...(dispatch === "bullmq" ? { redisUrl: REDIS_URL, bullPrefix: prefix } : {}) });
   const metrics = new Outcomes();
   const host = await startWorkers({
     db, clock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
+    identity: identityStore,
     ...(bull ? { bull } : {}), ...(database.listen ? { listen: database.listen } : {}),
   });
   await sleep(300);

@@ -36,6 +36,7 @@ import { systemClock } from "../core/clock";
 import { registerSession } from "../core/registry/registry";
 import { migrateToLatest, openDatabase } from "../db/database";
 import { seedAccount, type Account } from "../test/support/fixtures";
+import { identityStore } from "../db/identity/store";
 
 const MEASURE_S = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const WARMUP_S = Number(process.env.BENCH_MIXED_WARMUP ?? 5);
@@ -130,7 +131,7 @@ async function seed(t: Target): Promise<Seeded> {
     for (let i = 0; i < SESSIONS; i++) {
       const account = accounts[i % accounts.length]!;
       const id = `mixed-${i}-${randomBytes(6).toString("hex")}`;
-      await registerSession(d.db, systemClock, { orgId: account.orgId, userId: account.userId, apiKeyId: account.keyId, loginSessionId: null }, id);
+      await registerSession(identityStore(d.db), systemClock, { orgId: account.orgId, userId: account.userId, apiKeyId: account.keyId, loginSessionId: null }, id);
       sessions.push({ account, id });
     }
     return { accounts, sessions };

@@ -73,7 +73,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["the error type carrying a stable code for clients", "core/errors.ts#AppError"],
   ["build an error for a limit that was exceeded", "core/errors.ts#limitError"],
   ["turn any thrown value into our error type", "core/errors.ts#coerceError"],
-  ["is this failure worth retrying later", "core/errors.ts#isTransientError", "core/transaction.ts#isTransient"],
+  ["is this failure worth retrying later", "core/errors.ts#isTransientError", "core/retry.ts#isTransactionConflict"],
   ["retry a flaky operation with backoff", "core/retry.ts#retryTransient", "core/retry.ts#jitteredDelay"],
   ["random delay between retry attempts", "core/retry.ts#jitteredDelay"],
   ["wait for some milliseconds", "core/retry.ts#sleep", "workers/sources/bullmq.ts#sleep"],

@@ -34,6 +34,7 @@ import { markCleanupDone } from "../db/sql/sessions/markCleanupDone";
 import { pendingCleanups } from "../db/sql/sessions/pendingCleanups";
 import { relationalStores } from "../db/stores";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
+import { identityStore } from "../db/identity/store";
 import { seedAccount, type Account } from "../test/support/fixtures";
 import { listen } from "../test/support/http";
 
@@ -66,7 +67,7 @@ async function probeSessions(d: OpenDatabase, a: Account): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < PER_ORG; i++) {
     const id = `probe-${i}-${randomBytes(4).toString("hex")}`;
-    await registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, id);
+    await registerSession(identityStore(d.db), systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, id);
     ids.push(id);
   }
   return ids;
@@ -82,7 +83,7 @@ async function seedDue(d: OpenDatabase, n: number): Promise<void> {
 }
 
 async function measure(d: OpenDatabase, a: Account, sessions: string[], sampleIds: () => string): Promise<Measure> {
-  const srv = await listen(createApp({ db: d.db, stores: relationalStores(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() }));
+  const srv = await listen(createApp({ db: d.db, stores: relationalStores(d.db), identity: identityStore(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() }));
   let identityRps: number;
   try {
     let k = 0;
@@ -124,7 +125,7 @@ async function measure(d: OpenDatabase, a: Account, sessions: string[], sampleId
   const expireBatchMs: number[] = [];
   for (;;) {
     const t0 = process.hrtime.bigint();
-    const n = await expireDueBindings(d.db, systemClock, 500);
+    const n = await expireDueBindings(identityStore(d.db), systemClock, 500);
     if (n === 0) break;
     expireBatchMs.push(ms(t0));
   }
@@ -258,7 +259,7 @@ export async function benchRegistryScale(): Promise<void> {
     const full = await measure(d, a, sessions, () => `s${Math.floor(Math.random() * ORGS)}-${Math.floor(Math.random() * PER_ORG)}`);
     // For the plans: 500 bindings due, 500 tombstoned awaiting cleanup.
     await seedDue(d, 1000);
-    await expireDueBindings(d.db, systemClock, 500);
+    await expireDueBindings(identityStore(d.db), systemClock, 500);
     const plans = await explain(pool, a, `s4242-77`);
     console.log(`session_bindings: ${Number(rows.rows[0]!.n).toLocaleString("en")} rows, ${(Number(rows.rows[0]!.bytes) / 2 ** 20).toFixed(0)} MiB with indexes`);
     console.log("measure                          | empty registry | at scale | ratio");

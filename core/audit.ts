@@ -2,8 +2,7 @@
  * The audit log. Records name their session target only where the caller owns
  * it; a refused claim records a SHA-256 of the target, never the rejected ID.
  */
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema";
+import type { IdentityStore } from "./identity-store";
 
 export type AuditAction =
   | "session.register"
@@ -30,18 +29,6 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export async function audit(db: Kysely<Database>, e: AuditEntry): Promise<void> {
-  await db
-    .insertInto("audit_log")
-    .values({
-      at: e.at,
-      org_id: e.orgId,
-      actor_user_id: e.actorUserId,
-      actor_key_id: e.actorKeyId,
-      action: e.action,
-      outcome: e.outcome,
-      session_target: e.sessionTarget,
-      details: e.details ? JSON.stringify(e.details) : null,
-    })
-    .execute();
+export async function audit(store: IdentityStore, e: AuditEntry): Promise<void> {
+  await store.insertAuditEntry(e);
 }

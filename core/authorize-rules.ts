@@ -20,7 +20,9 @@ import { safeEqualHex } from "./crypto";
 import { isValidId } from "./execution/identity";
 import type { ErrorCode } from "./errors";
 import type { IdentityRefusal } from "./errors-identity";
-import type { RepoLevel, Role } from "../db/schema";
+import type { RepoLevel, Role } from "./identity-store";
+import { isSafeId } from "./boundary";
+import { MAX_ID_CHARS } from "./limits";
 
 /** Who asks: a credential presented at the API boundary, or the principal a job row recorded. */
 export type Credential =
@@ -94,6 +96,11 @@ export type Decision =
       /** An expiry observed here: tombstone the binding. */
       tombstone?: true;
     };
+
+/** The boundary rule (core/boundary.ts) again, for a repository named by a caller that reached here without a schema. */
+export function validRepoRef(ref: unknown): ref is string {
+  return typeof ref === "string" && ref.length >= 1 && ref.length <= MAX_ID_CHARS && isSafeId(ref);
+}
 
 const LEVEL_RANK: Record<RepoLevel, number> = { read: 1, write: 2, admin: 3 };
 

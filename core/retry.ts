@@ -16,10 +16,24 @@ export interface RetryPolicy {
   attempts: number;
   baseMs: number;
   maxMs: number;
+  /** The errors a retry can get past; absent: every transient error (isTransientError). */
+  retryable?: (err: unknown) => boolean;
 }
 
 /** Claim, renew, finish, enqueue: a few quick tries that cover a connection drop or a failover of a few seconds. */
 export const STORE_RETRY: RetryPolicy = { attempts: 6, baseMs: 100, maxMs: 3_000 };
+
+/** A serialization failure or a deadlock: the transaction was rolled back, so running it again is safe. */
+export function isTransactionConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "40001" || code === "40P01";
+}
+
+/**
+ * A whole transaction (core/transaction.ts), run again at once after a conflict — and only then:
+ * after a lost connection its commit may have happened, so that is left to the caller's own policy.
+ */
+export const TRANSACTION_RETRY: RetryPolicy = { attempts: 5, baseMs: 10, maxMs: 100, retryable: isTransactionConflict };
 
 /** Full-jitter delay before retry number `n` (0-based). */
 export function jitteredDelay(n: number, p: Pick<RetryPolicy, "baseMs" | "maxMs">, random: () => number = Math.random): number {
@@ -53,7 +67,7 @@ export async function retryTransient<T>(
     try {
       return await fn(attempt);
     } catch (err) {
-      if (attempt + 1 >= p.attempts || !isTransientError(err) || o.signal?.aborted) throw err;
+      if (attempt + 1 >= p.attempts || !(p.retryable ?? isTransientError)(err) || o.signal?.aborted) throw err;
       const delay = jitteredDelay(attempt, p);
       o.onRetry?.(err, attempt, delay);
       await sleep(delay, o.signal);

@@ -3,10 +3,12 @@
  * accounts tables; row types are inferred by Kysely from these.
  */
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from "kysely";
-import type { RepoLevel } from "../core/repo-level";
 import type { NamespaceStoreReceipt } from "../core/retention/receipt-store";
 import type { JobEventTables } from "./job-events-schema";
 import type { MemoryTables } from "./memory-schema";
+import type { BindingKind, RepoLevel, Role, TombstoneReason } from "../core/identity-store";
+
+export type { BindingKind, RepoLevel, Role, TombstoneReason };
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -27,7 +29,6 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
-export type Role = "owner" | "admin" | "member";
 export interface MembershipsTable {
   org_id: string;
   user_id: string;
@@ -62,7 +63,6 @@ export interface RepositoriesTable {
   created_at: CreatedAt;
 }
 
-export type { RepoLevel };
 export interface RepoPermissionsTable {
   repo_id: string;
   user_id: string;
@@ -70,8 +70,6 @@ export interface RepoPermissionsTable {
   created_at: CreatedAt;
 }
 
-export type BindingKind = "runtime" | "dashboard";
-export type TombstoneReason = "revoked" | "expired";
 export interface SessionBindingsTable {
   session_id: string;
   org_id: string;

@@ -117,10 +117,15 @@ async function runAdmin(argv: string[]): Promise<void> {
     const cfg = await config();
     const { createLogger } = await import("../core/log");
     const logger = createLogger({ level: "warn", destination: "stderr" });
-    const [{ openStores }, { systemClock }, { ADMIN_COMMANDS }] = await Promise.all([import("./runtime"), import("../core/clock"), import("../ops/admin-commands")]);
+    const [{ openStores }, { systemClock }, { ADMIN_COMMANDS }, { identityStore }] = await Promise.all([
+      import("./runtime"),
+      import("../core/clock"),
+      import("../ops/admin-commands"),
+      import("../db/identity/store"),
+    ]);
     const database = await openStores(cfg, logger);
     try {
-      printResult(await ADMIN_COMMANDS[name].run(database.db, systemClock, flags), json);
+      printResult(await ADMIN_COMMANDS[name].run({ db: database.db, identity: identityStore(database.db) }, systemClock, flags), json);
     } finally {
       await database.close();
     }

@@ -17,6 +17,7 @@ import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
 import { sweepGenerations } from "../db/graph/postgres/generations";
+import { identityStore } from "../db/identity/store";
 import { jobQuotesCleaner } from "../queues/memory-erasure";
 import { JobMetrics } from "../queues/metrics";
 import { Counter, Gauge, type Registry } from "prom-client";
@@ -83,7 +84,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   const { logger, clock } = opts;
   const database = await openStores(config, logger);
   const stores = relationalStores(database.db);
-  const ctx: AppContext = { db: database.db, stores, clock, config, logger, closers: [] };
+  const ctx: AppContext = { db: database.db, stores, identity: identityStore(database.db), clock, config, logger, closers: [] };
   if (opts.serve) {
     // Rate limits shared by every API node through Redis when there is one (core/rate-limit.ts).
     // ioredis loads only when there is a Redis (the embedded default has none).
@@ -104,7 +105,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   // A staged ingest that crashed or lost its lease and was never retried: its rows go with the sweep.
   const tidy = ctx.memory?.repository.store.staging ? (limit: number) => sweepGenerations(database.db, limit) : undefined;
   const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, stores, tidy ? { tidy } : {}));
-  const { queue, bull } = createJobQueue({ db: database.db, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
+  const { queue, bull } = createJobQueue({ db: database.db, identity: identityStore, clock, logger, registry, redisUrl: config.REDIS_URL, redisCluster: config.REDIS_CLUSTER_NODES });
   ctx.jobs = queue;
   if (ctx.memory) for (const h of jobKindHandlers({ config, memory: ctx.memory, stores, queue: () => queue, gates })) registry.register(h);
   ctx.cleaners = cleaners;
@@ -157,6 +158,7 @@ async function startOn(config: Config, opts: { serve: boolean; pools: string[]; 
   if (opts.pools.length > 0) {
     workers = await startWorkers({
       db: database.db,
+      identity: identityStore,
       clock,
       logger,
       registry,

@@ -7,10 +7,10 @@ import { addMember, createOrg, createRepo, createUser, grantRepo, suspendMember,
 import { createApiKey, revokeApiKey } from "../core/accounts/api-keys";
 import { randomBytes } from "node:crypto";
 import { AppError } from "../core/errors";
-import { inTransaction } from "../core/transaction";
 import type { AdminCommandName } from "./admin-usage";
 import type { Clock } from "../core/clock";
 import type { Db } from "../db/schema";
+import type { IdentityStore } from "../core/identity-store";
 import { listDeliveries, removeOrgWebhook, setOrgWebhook } from "../queues/webhooks";
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -36,13 +36,13 @@ function oneOf<T extends string>(flags: Flags, name: string, values: readonly T[
  * generated password, when none was given) is in the answer once and never again; all of it or
  * nothing is written.
  */
-async function bootstrap(db: Db, f: Flags) {
+async function bootstrap(identity: IdentityStore, f: Flags) {
   const org = need(f, "org");
   const email = need(f, "email");
   const repo = need(f, "repo");
   const given = typeof f.password === "string" ? f.password : undefined;
   const password = given ?? randomBytes(18).toString("base64url");
-  return inTransaction(db, async (tx) => {
+  return identity.transaction(async (tx) => {
     const { org_id } = await createOrg(tx, { name: org });
     const { user_id } = await createUser(tx, { email, password, platformAdmin: true });
     await addMember(tx, { orgId: org_id, userId: user_id, role: "owner" });
@@ -53,45 +53,51 @@ async function bootstrap(db: Db, f: Flags) {
   });
 }
 
+/** The stores the commands write: accounts through the identity store, webhooks on the job rows' database. */
+export interface AdminStores {
+  db: Db;
+  identity: IdentityStore;
+}
+
 /** Every command of ADMIN_USAGE (the type makes the two lists the same). */
-export const ADMIN_COMMANDS: Record<AdminCommandName, { run: (db: Db, clock: Clock, f: Flags) => Promise<object> }> = {
-  bootstrap: { run: (db, _c, f) => bootstrap(db, f) },
-  "create-org": { run: (db, _c, f) => createOrg(db, { name: need(f, "name") }) },
+export const ADMIN_COMMANDS: Record<AdminCommandName, { run: (stores: AdminStores, clock: Clock, f: Flags) => Promise<object> }> = {
+  bootstrap: { run: (s, _c, f) => bootstrap(s.identity, f) },
+  "create-org": { run: (s, _c, f) => createOrg(s.identity, { name: need(f, "name") }) },
   "create-user": {
-    run: (db, _c, f) =>
-      createUser(db, {
+    run: (s, _c, f) =>
+      createUser(s.identity, {
         email: need(f, "email"),
         password: typeof f.password === "string" ? f.password : undefined,
         platformAdmin: f["platform-admin"] === true,
       }),
   },
   "add-member": {
-    run: (db, _c, f) => addMember(db, { orgId: need(f, "org"), userId: need(f, "user"), role: oneOf(f, "role", ["owner", "admin", "member"] as const) }),
+    run: (s, _c, f) => addMember(s.identity, { orgId: need(f, "org"), userId: need(f, "user"), role: oneOf(f, "role", ["owner", "admin", "member"] as const) }),
   },
   "create-api-key": {
-    run: (db, _c, f) => createApiKey(db, { orgId: need(f, "org"), userId: need(f, "user") }),
+    run: (s, _c, f) => createApiKey(s.identity, { orgId: need(f, "org"), userId: need(f, "user") }),
   },
-  "create-repo": { run: (db, _c, f) => createRepo(db, { orgId: need(f, "org"), name: need(f, "name") }) },
+  "create-repo": { run: (s, _c, f) => createRepo(s.identity, { orgId: need(f, "org"), name: need(f, "name") }) },
   grant: {
-    run: (db, _c, f) => grantRepo(db, { repoId: need(f, "repo"), userId: need(f, "user"), level: oneOf(f, "level", ["read", "write", "admin"] as const) }),
+    run: (s, _c, f) => grantRepo(s.identity, { repoId: need(f, "repo"), userId: need(f, "user"), level: oneOf(f, "level", ["read", "write", "admin"] as const) }),
   },
-  "suspend-user": { run: (db, c, f) => suspendUser(db, { userId: need(f, "user"), at: c.now() }) },
+  "suspend-user": { run: (s, c, f) => suspendUser(s.identity, { userId: need(f, "user"), at: c.now() }) },
   "suspend-member": {
-    run: (db, c, f) => suspendMember(db, { orgId: need(f, "org"), userId: need(f, "user"), at: c.now() }),
+    run: (s, c, f) => suspendMember(s.identity, { orgId: need(f, "org"), userId: need(f, "user"), at: c.now() }),
   },
-  "suspend-org": { run: (db, c, f) => suspendOrg(db, { orgId: need(f, "org"), at: c.now() }) },
+  "suspend-org": { run: (s, c, f) => suspendOrg(s.identity, { orgId: need(f, "org"), at: c.now() }) },
   // Completion webhooks (docs/jobs.md): the secret is printed once, by set-webhook.
   "set-webhook": {
-    run: (db, c, f) => setOrgWebhook(db, c.now(), { orgId: need(f, "org"), url: need(f, "url"), secret: typeof f.secret === "string" ? f.secret : undefined }),
+    run: ({ db }, c, f) => setOrgWebhook(db, c.now(), { orgId: need(f, "org"), url: need(f, "url"), secret: typeof f.secret === "string" ? f.secret : undefined }),
   },
-  "remove-webhook": { run: (db, _c, f) => removeOrgWebhook(db, need(f, "org")) },
+  "remove-webhook": { run: ({ db }, _c, f) => removeOrgWebhook(db, need(f, "org")) },
   "webhook-deliveries": {
-    run: async (db, _c, f) => ({
+    run: async ({ db }, _c, f) => ({
       deliveries: await listDeliveries(db, need(f, "org"), {
         ...(f.status !== undefined ? { status: oneOf(f, "status", ["pending", "sending", "delivered", "failed"] as const) } : {}),
         ...(typeof f.limit === "string" ? { limit: Number.parseInt(f.limit, 10) || 50 } : {}),
       }),
     }),
   },
-  "revoke-api-key": { run: (db, c, f) => revokeApiKey(db, { prefix: need(f, "key-prefix"), at: c.now() }) },
+  "revoke-api-key": { run: (s, c, f) => revokeApiKey(s.identity, { prefix: need(f, "key-prefix"), at: c.now() }) },
 };

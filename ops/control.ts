@@ -58,10 +58,10 @@ export const registerSessionOp = defineOperation({
   rateLimited: true,
   http: [{ method: "post", path: "/api/v1/execution/sessions", status: 201, otherStatus: [200] }],
   async run(call, input) {
-    const { db, clock, limits } = call.services;
+    const { identity, clock, limits } = call.services;
     if (!limits) throw new AppError("internal", { message: "Rate limits are not configured." });
     await limits.registrations.consume(call.actor.orgId);
-    const { binding, created } = await registerSession(db, clock, call.principal, input.session_id);
+    const { binding, created } = await registerSession(identity, clock, call.principal, input.session_id);
     const body = {
       tenant_id: binding.org_id,
       subject_id: binding.user_id,
@@ -86,8 +86,8 @@ export const revokeSessionOp = defineOperation({
   errors: ["session_not_found"],
   http: [{ method: "delete", path: "/api/v1/execution/sessions/:id", rename: { session_id: "id" } }],
   async run(call, input) {
-    const { db, clock, cleaners, logger, stores } = call.services;
-    const binding = await revokeSession(db, clock, { ...call.principal, role: call.actor.role }, input.session_id);
+    const { identity, clock, cleaners, logger, stores } = call.services;
+    const binding = await revokeSession(identity, clock, { ...call.principal, role: call.actor.role }, input.session_id);
     // Execution is blocked by the tombstone already; attempt the data cleanup now (one bounded
     // pass); the cleanup pool retries every minute until it is done.
     if (cleaners) await cleanSession(cleaners, { tenant_id: binding.org_id, session_id: binding.session_id }, logger, { limit: MEMORY_PURGE_BATCH, batches: 1, record: { receipts: stores.receipts, now: clock.now() } });
@@ -131,13 +131,13 @@ export const signIn = defineOperation({
   rateLimited: true,
   http: [{ method: "post", path: "/api/v1/auth/login", setCookie: { name: SESSION_COOKIE, value: "token", expires: "expires_at" } }],
   async run(call, input) {
-    const { db, clock, config, limits } = call.services;
+    const { identity, clock, config, limits } = call.services;
     if (!limits) throw new AppError("internal", { message: "Rate limits are not configured." });
     // Rate limits (core/rate-limit.ts): a blocked account+client or client is refused before the password is checked.
     await limits.login.check(input.email, call.clientIp);
     let s: Awaited<ReturnType<typeof login>>;
     try {
-      s = await login(db, clock, { ...input, ttlHours: config.LOGIN_SESSION_TTL_HOURS });
+      s = await login(identity, clock, { ...input, ttlHours: config.LOGIN_SESSION_TTL_HOURS });
     } catch (err) {
       if (isAppError(err, "invalid_credentials")) await limits.login.failed(input.email, call.clientIp);
       throw err;
@@ -156,7 +156,7 @@ export const signOut = defineOperation({
   output: null,
   http: [{ method: "post", path: "/api/v1/auth/logout", fromCookies: { token: SESSION_COOKIE }, clearCookie: SESSION_COOKIE }],
   async run(call, input) {
-    if (input.token) await logout(call.services.db, call.services.clock, input.token);
+    if (input.token) await logout(call.services.identity, call.services.clock, input.token);
     return null;
   },
 });

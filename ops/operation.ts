@@ -33,12 +33,14 @@ import type { SessionCleaners } from "../core/retention/cleaners";
 import type { ErrorCode } from "../core/errors";
 import type { Stores } from "../core/stores";
 import type { Db, RepoLevel, Tx } from "../db/schema";
+import type { IdentityStore } from "../core/identity-store";
 import type { JobQueue } from "../queues/submit";
 import type { JobEvents } from "./job-events";
 
 /** What an operation may use. The API's AppContext is one. */
 export interface OpServices {
   db: Db;
+  identity: IdentityStore;
   /** The relational stores the rules use (core/stores.ts), over `db`. */
   stores: Stores<Tx>;
   clock: Clock;

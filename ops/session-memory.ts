@@ -61,7 +61,7 @@ export const offloadTurns = memoryOperation("session", {
   route: { method: "post", path: "/offload", status: 202 },
   mcp: { tool: "offload_turns" },
   async run(call, input) {
-    const { db, clock } = call.services;
+    const { identity, clock } = call.services;
     const { principal } = call;
     const sessionId = call.auth.identity.session_id;
     const repoId = call.repo!.repoId;
@@ -73,7 +73,7 @@ export const offloadTurns = memoryOperation("session", {
     });
     // OFF-2: authorization is run again from the rows before the extracted facts are stored.
     const recheck = async (): Promise<MemoryScope> => {
-      const a = await authorize(db, clock, principal, sessionId, { repo: { ref: repoId, level: "read" } });
+      const a = await authorize(identity, clock, principal, sessionId, { repo: { ref: repoId, level: "read" } });
       return { identity: a.identity, ns: a.repo!.repoId, expiresAt: a.expiresAt };
     };
     const { offload_id } = await memoryOf(call).offload.submit(scopeOf(call), input.turns, recheck);

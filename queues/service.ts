@@ -18,6 +18,7 @@ export interface QueueSetup {
 
 export function createJobQueue(o: {
   db: Db;
+  identity: JobQueue["identity"];
   clock: Clock;
   logger: Logger;
   registry: JobRegistry;
@@ -29,7 +30,7 @@ export function createJobQueue(o: {
   const target = o.redisCluster && o.redisCluster.length > 0 ? { cluster: o.redisCluster } : o.redisUrl ? { url: o.redisUrl } : undefined;
   const bull = target ? { ...target, ...(o.bullPrefix ? { prefix: o.bullPrefix } : {}) } : undefined;
   const dispatcher: Dispatcher = bull ? new LazyBullMqDispatcher(bull) : new PostgresDispatcher(o.db);
-  return { queue: { db: o.db, clock: o.clock, registry: o.registry, dispatcher, logger: o.logger }, bull };
+  return { queue: { db: o.db, identity: o.identity, clock: o.clock, registry: o.registry, dispatcher, logger: o.logger }, bull };
 }
 
 /**

@@ -27,6 +27,7 @@
  * answers with its job (`replayed`) or `idempotency_key_reused`.
  */
 import { authorizeMany, type AuthorizeRequest, type Principal } from "../core/authorize";
+import type { IdentityStore } from "../core/identity-store";
 import type { Clock } from "../core/clock";
 import { PipelinedCoalescer } from "../core/coalescer";
 import { AppError } from "../core/errors";
@@ -45,6 +46,8 @@ import { countQueued } from "./sql/countQueued";
 
 export interface JobQueue {
   db: Db;
+  /** The identity store over a handle — the root one, or the caller's transaction (main/ wires db/identity/). */
+  identity: (db: Db) => IdentityStore;
   clock: Clock;
   registry: JobRegistry;
   dispatcher: Dispatcher;
@@ -190,7 +193,7 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
 /** The read step: authorize() for every submission, in one statement. */
 function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Submission[]): Promise<Checks> {
   return authorizeMany(
-    db,
+    q.identity(db),
     q.clock,
     items.map((s): AuthorizeRequest => ({
       principal: s.principal,

@@ -22,7 +22,7 @@ import { JOBS_CHANNEL } from "../queues/sql/enqueueJob";
 import { findCancelRequested } from "../queues/sql/findCancelRequested";
 import { upsertSchedule } from "../queues/sql/upsertSchedule";
 import type { JobHandler, PersistStores } from "./handler";
-import { JobRunner } from "./runner";
+import { JobRunner, type RunnerOptions } from "./runner";
 import type { BullSource } from "./sources/bullmq";
 import { PostgresSource } from "./sources/postgres";
 
@@ -30,6 +30,7 @@ export const DEFAULT_CONCURRENCY: Record<Pool, number> = { ingest: 2, ai: 4, emb
 
 export interface WorkerHostOptions {
   db: Db;
+  identity: RunnerOptions["identity"];
   clock: Clock;
   logger: Logger;
   registry: JobRegistry<JobHandler>;
@@ -102,7 +103,7 @@ export async function startWorkers(o: WorkerHostOptions): Promise<WorkerHost> {
   const leaseMs = o.leaseMs ?? JOB_LEASE_MS;
   const { db, clock, logger } = o;
   const runner = new JobRunner({
-    db, clock, logger, registry: o.registry, dispatcher: o.dispatcher, leaseMs,
+    db, identity: o.identity, clock, logger, registry: o.registry, dispatcher: o.dispatcher, leaseMs,
     ...(o.metrics ? { metrics: o.metrics } : {}),
     ...(o.workerId ? { workerId: o.workerId } : {}),
     ...(o.backoffBaseMs !== undefined ? { backoffBaseMs: o.backoffBaseMs } : {}),

@@ -27,9 +27,10 @@ import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest, type Aut
 import { AppError, coerceError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { makeIdentity, type Identity } from "../core/execution/identity";
-import type { RepoLevel } from "../db/schema";
+import type { Db, RepoLevel } from "../db/schema";
 import { inTransaction } from "../core/transaction";
 import type { JobRow } from "../queues/jobs";
+import type { IdentityStore } from "../core/identity-store";
 import type { JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
 import { endJob } from "../queues/sql/endJob";
@@ -54,6 +55,8 @@ class LeaseLost extends Error {}
 const OUTCOME_RETRY: RetryPolicy = { attempts: 1_000, baseMs: 100, maxMs: 2_000 };
 
 export interface RunnerOptions extends OutcomeOptions {
+  /** The identity store over a handle — the root one, or the fenced transaction (main/ wires db/identity/). */
+  identity: (db: Db) => IdentityStore;
   registry: JobRegistry<JobHandler>;
   leaseMs: number;
   workerId?: string;
@@ -107,6 +110,8 @@ export class JobRunner {
   readonly #active = new Map<string, Active>();
   readonly #idle = new Set<() => void>();
   #closing = false;
+  /** Authorization's reads on the root handle (the fenced persist binds its own to its transaction). */
+  readonly #identity: IdentityStore;
   /** Rechecks before work of jobs starting together: one authorizeMany statement per flush. */
   readonly #recheck: Coalescer<AuthorizeRequest, Authorized | AppError>;
   /** Completions of jobs finishing together: one authorizeMany + one fenced finishJobs per flush. */
@@ -117,14 +122,15 @@ export class JobRunner {
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.#outcomes = new JobOutcomes(o);
-    this.#recheck = new Coalescer((reqs) => authorizeMany(o.db, o.clock, reqs));
+    const identity = (this.#identity = o.identity(o.db));
+    this.#recheck = new Coalescer((reqs) => authorizeMany(identity, o.clock, reqs));
     // Pipelined: the recheck of one batch is read while the previous batches' finishes are written,
     // two at once (each fenced by its own rows' lease tokens): the second commit joins the first's
     // log flush instead of waiting behind it.
     this.#complete = new PipelinedCoalescer(
       async (items) => {
         const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
-        const checks = asked.length > 0 ? await authorizeMany(o.db, o.clock, asked) : [];
+        const checks = asked.length > 0 ? await authorizeMany(identity, o.clock, asked) : [];
         let k = 0;
         return items.map((c): "ok" | AppError => {
           const r = c.auth ? checks[k++] : undefined;
@@ -287,7 +293,7 @@ export class JobRunner {
       if (principal && identity) {
         const req: AuthorizeRequest = { principal, sessionId: identity.session_id, ...repoCheck };
         const fresh = preAuth && (slot.claimedAt === undefined || performance.now() - slot.claimedAt <= CLAIM_READ_FRESH_MS);
-        const r = fresh ? await authorizeRow(db, clock, req, preAuth) : await this.#recheck.run(req);
+        const r = fresh ? await authorizeRow(this.#identity, clock, req, preAuth) : await this.#recheck.run(req);
         if (r instanceof AppError) {
           if (isRefusal(r)) return this.#outcomes.refuse(row, token, "before_work", r.code, r);
           throw r;
@@ -340,7 +346,7 @@ export class JobRunner {
             () =>
               inTransaction(db, async (tx) => {
                 if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
-                if (principal && identity) await authorize(tx, clock, principal, identity.session_id, repoCheck);
+                if (principal && identity) await authorize(this.o.identity(tx), clock, principal, identity.session_id, repoCheck);
                 const written = await persist(tx, fencedStores(this.o.stores ?? {}, tx));
                 if (written) await setJobResult(tx, row.id, written.result);
               }),

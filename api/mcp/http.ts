@@ -220,7 +220,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = ctx.stores.mcp
   /** Whose initialize this is, for its rate limit: the API key (or sign-in) that authenticates, else the client address. */
   async function initializeKey(req: Request): Promise<string> {
     try {
-      const actor = await authenticate(ctx.db, ctx.clock, credentialsOf(req));
+      const actor = await authenticate(ctx.identity, ctx.clock, credentialsOf(req));
       return actor.apiKeyId !== null ? `key:${actor.apiKeyId}` : `login:${actor.loginSessionId ?? actor.userId}`;
     } catch (err) {
       // initialize may proceed without identity (MCP-2), but a credential that was sent and fails is refused (401).

@@ -69,7 +69,7 @@ export function adminApiRoutes(ctx: AppContext): Router {
   const admin: RequestHandler[] = [requireActor(ctx), requirePlatformAdmin()];
 
   const record = (req: Request, action: AuditAction, orgId: string | null, details: Record<string, unknown>) =>
-    audit(ctx.db, {
+    audit(ctx.identity, {
       at: ctx.clock.now(),
       orgId,
       actorUserId: req.actor?.userId ?? null,
@@ -181,7 +181,7 @@ export function adminApiRoutes(ctx: AppContext): Router {
       if (!isAdminCommand(name)) throw new AppError("unknown_command");
       const command = ADMIN_COMMANDS[name];
       const body = parseWith(z.strictObject({ flags: z.record(z.string(), z.union([z.string().max(4096), z.boolean()])).default({}) }), req.body ?? {});
-      const result = await command.run(ctx.db, ctx.clock, body.flags);
+      const result = await command.run(ctx, ctx.clock, body.flags);
       await record(req, "admin.command", null, { command: name });
       res.json(result);
     }),

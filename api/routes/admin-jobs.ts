@@ -50,7 +50,7 @@ function wantsPage(req: Request): boolean {
 export function consoleAuth(ctx: AppContext): RequestHandler {
   return (req, res, next) => {
     Promise.resolve()
-      .then(() => authenticate(ctx.db, ctx.clock, credentialsOf(req)))
+      .then(() => authenticate(ctx.identity, ctx.clock, credentialsOf(req)))
       .then((actor) => {
         req.actor = actor;
         if (actor.isPlatformAdmin) return next();

@@ -11,7 +11,7 @@ import { sha256Hex } from "../crypto";
 import { API_KEY_PATTERN, apiKeyPrefix } from "../accounts/api-keys";
 import { resolveQuery, type Authorized, type Caller, type Credential, type RepoAccess } from "../authorize";
 import type { Clock } from "../clock";
-import type { Db, RepoLevel, Role } from "../../db/schema";
+import type { IdentityStore, RepoLevel, Role } from "../identity-store";
 
 export type AuthKind = "api_key" | "browser";
 
@@ -61,9 +61,9 @@ function actorOf(c: Caller, tokenHash: string | null): Actor {
 }
 
 /** Verifies a request's bearer token (an API key) or sign-in cookie token and answers who is calling. */
-export async function authenticate(db: Db, clock: Clock, creds: Credentials): Promise<Actor> {
+export async function authenticate(store: IdentityStore, clock: Clock, creds: Credentials): Promise<Actor> {
   const { credential, tokenHash } = credentialOf(creds);
-  return actorOf((await resolveQuery(db, clock, { credential })).caller, tokenHash);
+  return actorOf((await resolveQuery(store, clock, { credential })).caller, tokenHash);
 }
 
 /**
@@ -73,13 +73,13 @@ export async function authenticate(db: Db, clock: Clock, creds: Credentials): Pr
  * after validating its input.
  */
 export async function authenticateFor(
-  db: Db,
+  store: IdentityStore,
   clock: Clock,
   creds: Credentials,
   sessionId: string,
   repo?: { ref: string; level: RepoLevel },
 ): Promise<{ actor: Actor; authorized: Authorized; repoAnswer?: RepoAccess | AppError }> {
   const { credential, tokenHash } = credentialOf(creds);
-  const r = await resolveQuery(db, clock, { credential, sessionId, ...(repo ? { repo } : {}) }, { deferRepo: true });
+  const r = await resolveQuery(store, clock, { credential, sessionId, ...(repo ? { repo } : {}) }, { deferRepo: true });
   return { actor: actorOf(r.caller, tokenHash), authorized: r.authorized!, ...(r.repoAnswer ? { repoAnswer: r.repoAnswer } : {}) };
 }

@@ -14,7 +14,6 @@
  * - global uniqueness is the primary key; a racing insert for the same ID in
  *   another organisation does nothing (`on conflict do nothing`) and re-reads.
  */
-import { sql } from "kysely";
 import { AppError, limitError } from "../errors";
 import { identityFieldRefusal } from "../errors-identity";
 import { sha256Hex } from "../crypto";
@@ -22,8 +21,7 @@ import { audit } from "../audit";
 import { BINDING_TTL_MS, DASHBOARD_WINDOW_MS, MAX_ACTIVE_BINDINGS_PER_ORG, MAX_RETAINED_BINDINGS_PER_ORG } from "../limits";
 import { isValidId } from "../execution/identity";
 import type { Clock } from "../clock";
-import type { BindingKind, Db, SessionBinding, Tx } from "../../db/schema";
-import { inTransaction } from "../transaction";
+import type { BindingKind, IdentityStore, SessionBinding } from "../identity-store";
 
 /** Who is registering or revoking: the authenticated caller. */
 export interface Principal {
@@ -50,29 +48,21 @@ export function isDashboardId(sessionId: string): boolean {
  * A dashboard ID named where only the implicit binding may use it (execution headers, registration):
  * audited without the ID (a SHA-256 of it), then refused with `dashboard_session_named`.
  */
-export async function refuseNamedDashboard(db: Db | Tx, clock: Clock, p: Principal, sessionId: string, where: "headers" | "register"): Promise<never> {
-  await audit(db, {
+export async function refuseNamedDashboard(store: IdentityStore, clock: Clock, p: Principal, sessionId: string, where: "headers" | "register"): Promise<never> {
+  await audit(store, {
     at: clock.now(), orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.dashboard_refused", outcome: "refused",
     sessionTarget: null, details: { where, credential: p.apiKeyId !== null ? "api_key" : "browser", target_sha256: sha256Hex(sessionId) },
   });
   throw new AppError("dashboard_session_named");
 }
 
-export async function findBinding(db: Db | Tx, sessionId: string): Promise<SessionBinding | undefined> {
-  return db.selectFrom("session_bindings").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
+export async function findBinding(store: IdentityStore, sessionId: string): Promise<SessionBinding | undefined> {
+  return store.findBinding(sessionId);
 }
 
 /** Observed expiry: tombstones an expired binding (idempotent). */
-export async function tombstoneExpired(db: Db | Tx, clock: Clock, sessionId: string): Promise<boolean> {
-  const now = clock.now();
-  const r = await db
-    .updateTable("session_bindings")
-    .set({ tombstoned_at: now, tombstone_reason: "expired" })
-    .where("session_id", "=", sessionId)
-    .where("tombstoned_at", "is", null)
-    .where("expires_at", "<=", now)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+export async function tombstoneExpired(store: IdentityStore, clock: Clock, sessionId: string): Promise<boolean> {
+  return store.tombstoneExpiredBinding(sessionId, clock.now());
 }
 
 function refusal(b: SessionBinding, p: Principal, now: Date): AppError | undefined {
@@ -84,7 +74,7 @@ function refusal(b: SessionBinding, p: Principal, now: Date): AppError | undefin
 }
 
 export async function registerSession(
-  db: Db,
+  store: IdentityStore,
   clock: Clock,
   p: Principal,
   sessionId: string,
@@ -92,45 +82,33 @@ export async function registerSession(
 ): Promise<Registration> {
   if (!isValidId(sessionId)) throw identityFieldRefusal("session_id");
   const kind = opts.kind ?? "runtime";
-  if (kind === "runtime" && isDashboardId(sessionId)) return refuseNamedDashboard(db, clock, p, sessionId, "register");
+  if (kind === "runtime" && isDashboardId(sessionId)) return refuseNamedDashboard(store, clock, p, sessionId, "register");
   if (kind === "dashboard" && (!isDashboardId(sessionId) || p.loginSessionId === null)) throw new AppError("invalid_identity", { details: { field: "session_id" } });
-  const result = await inTransaction(db, async (tx) => {
+  const result = await store.transaction(async (tx) => {
     const now = clock.now();
     // Serialise registrations per organisation (quota checks below).
-    await tx.selectFrom("organizations").select("id").where("id", "=", p.orgId).forUpdate().executeTakeFirstOrThrow();
-    const existing = await findBinding(tx, sessionId);
+    await tx.lockOrganization(p.orgId);
+    const existing = await tx.findBinding(sessionId);
     if (existing) return { existing, now };
-    const counts = await tx
-      .selectFrom("session_bindings")
-      .select([
-        sql<string>`count(*)`.as("retained"),
-        sql<string>`count(*) filter (where tombstoned_at is null and expires_at > ${now})`.as("active"),
-      ])
-      .where("org_id", "=", p.orgId)
-      .executeTakeFirstOrThrow();
-    if (Number(counts.retained) >= MAX_RETAINED_BINDINGS_PER_ORG) {
+    const counts = await tx.countBindings(p.orgId, now);
+    if (counts.retained >= MAX_RETAINED_BINDINGS_PER_ORG) {
       return { limit: limitError("retained_sessions_per_org", MAX_RETAINED_BINDINGS_PER_ORG), now };
     }
-    if (Number(counts.active) >= MAX_ACTIVE_BINDINGS_PER_ORG) {
+    if (counts.active >= MAX_ACTIVE_BINDINGS_PER_ORG) {
       return { limit: limitError("active_sessions_per_org", MAX_ACTIVE_BINDINGS_PER_ORG), now };
     }
-    const inserted = await tx
-      .insertInto("session_bindings")
-      .values({
-        session_id: sessionId,
-        org_id: p.orgId,
-        user_id: p.userId,
-        kind,
-        login_session_id: kind === "dashboard" ? p.loginSessionId : null,
-        created_at: now,
-        expires_at: new Date(now.getTime() + BINDING_TTL_MS),
-        tombstoned_at: null,
-        tombstone_reason: null,
-        cleanup_done_at: null,
-      })
-      .onConflict((oc) => oc.column("session_id").doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const inserted = await tx.insertBinding({
+      session_id: sessionId,
+      org_id: p.orgId,
+      user_id: p.userId,
+      kind,
+      login_session_id: kind === "dashboard" ? p.loginSessionId : null,
+      created_at: now,
+      expires_at: new Date(now.getTime() + BINDING_TTL_MS),
+      tombstoned_at: null,
+      tombstone_reason: null,
+      cleanup_done_at: null,
+    });
     if (inserted) {
       await audit(tx, {
         at: now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId,
@@ -139,7 +117,7 @@ export async function registerSession(
       return { created: inserted, now };
     }
     // Lost a race with another organisation's insert of the same ID.
-    return { existing: await findBinding(tx, sessionId), now };
+    return { existing: await tx.findBinding(sessionId), now };
   });
 
   if ("limit" in result) throw result.limit;
@@ -148,15 +126,15 @@ export async function registerSession(
   if (!existing) throw new AppError("conflict");
   const refused = refusal(existing, p, result.now);
   if (refused) {
-    if (refused.code === "session_expired") await tombstoneExpired(db, clock, sessionId);
-    await audit(db, {
+    if (refused.code === "session_expired") await tombstoneExpired(store, clock, sessionId);
+    await audit(store, {
       at: result.now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.claim_refused", outcome: "refused",
       // Never the rejected ID itself: only the owner's audit trail names it.
       sessionTarget: null, details: { reason: refused.code, target_sha256: sha256Hex(sessionId) },
     });
     throw refused;
   }
-  await audit(db, {
+  await audit(store, {
     at: result.now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.register_repeat", outcome: "ok", sessionTarget: sessionId,
   });
   return { binding: existing, created: false };
@@ -167,40 +145,27 @@ export async function registerSession(
  * Anyone else gets `session_not_found`, so the call reveals nothing about IDs
  * the caller does not own. Revoking twice is a no-op.
  */
-export async function revokeSession(db: Db, clock: Clock, p: Principal & { role: string }, sessionId: string): Promise<SessionBinding> {
+export async function revokeSession(store: IdentityStore, clock: Clock, p: Principal & { role: string }, sessionId: string): Promise<SessionBinding> {
   if (!isValidId(sessionId)) throw new AppError("session_not_found");
   const now = clock.now();
-  const b = await findBinding(db, sessionId);
+  const b = await store.findBinding(sessionId);
   const allowed = b && b.org_id === p.orgId && (b.user_id === p.userId || p.role === "owner" || p.role === "admin");
   if (!b || !allowed) throw new AppError("session_not_found");
   if (b.tombstoned_at) return b;
-  const updated = await db
-    .updateTable("session_bindings")
-    .set({ tombstoned_at: now, tombstone_reason: "revoked" })
-    .where("session_id", "=", sessionId)
-    .where("tombstoned_at", "is", null)
-    .returningAll()
-    .executeTakeFirst();
-  await audit(db, { at: now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.revoke", outcome: "ok", sessionTarget: sessionId });
-  return updated ?? (await findBinding(db, sessionId))!;
+  const updated = await store.revokeBinding(sessionId, now);
+  await audit(store, { at: now, orgId: p.orgId, actorUserId: p.userId, actorKeyId: p.apiKeyId, action: "session.revoke", outcome: "ok", sessionTarget: sessionId });
+  return updated ?? (await store.findBinding(sessionId))!;
 }
 
 /**
  * Sign-out (HTTP-3): tombstones, as revoked, every live dashboard binding of that browser sign-in, so
  * it is unreachable at once by every path (requests, MCP, jobs). Returns the IDs it ended.
  */
-export async function endDashboardBindings(db: Db | Tx, clock: Clock, login: { id: string; userId: string }): Promise<string[]> {
+export async function endDashboardBindings(store: IdentityStore, clock: Clock, login: { id: string; userId: string }): Promise<string[]> {
   const now = clock.now();
-  const rows = await db
-    .updateTable("session_bindings")
-    .set({ tombstoned_at: now, tombstone_reason: "revoked" })
-    .where("kind", "=", "dashboard")
-    .where("login_session_id", "=", login.id)
-    .where("tombstoned_at", "is", null)
-    .returning(["session_id", "org_id"])
-    .execute();
+  const rows = await store.revokeDashboardBindings(login.id, now);
   for (const r of rows) {
-    await audit(db, {
+    await audit(store, {
       at: now, orgId: r.org_id, actorUserId: login.userId, actorKeyId: null, action: "session.revoke", outcome: "ok",
       sessionTarget: r.session_id, details: { reason: "logout" },
     });
@@ -209,19 +174,11 @@ export async function endDashboardBindings(db: Db | Tx, clock: Clock, login: { i
 }
 
 /** The cleanup pool's step: tombstones up to `limit` bindings whose deadline passed. Returns how many. */
-export async function expireDueBindings(db: Db, clock: Clock, limit = 500): Promise<number> {
+export async function expireDueBindings(store: IdentityStore, clock: Clock, limit = 500): Promise<number> {
   const now = clock.now();
-  const rows = await db
-    .updateTable("session_bindings")
-    .set({ tombstoned_at: now, tombstone_reason: "expired" })
-    .where("session_id", "in", (qb) =>
-      qb.selectFrom("session_bindings").select("session_id").where("tombstoned_at", "is", null).where("expires_at", "<=", now).limit(limit),
-    )
-    .where("tombstoned_at", "is", null)
-    .returning(["session_id", "org_id", "user_id"])
-    .execute();
+  const rows = await store.expireDueBindings(now, limit);
   for (const r of rows) {
-    await audit(db, { at: now, orgId: r.org_id, actorUserId: null, actorKeyId: null, action: "session.expire", outcome: "ok", sessionTarget: r.session_id });
+    await audit(store, { at: now, orgId: r.org_id, actorUserId: null, actorKeyId: null, action: "session.expire", outcome: "ok", sessionTarget: r.session_id });
   }
   return rows.length;
 }

@@ -24,6 +24,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { listen, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const ARTIFACTS = path.resolve("test/artifacts");
 const WIDTH = 1280;
@@ -60,7 +61,7 @@ describeInChromium("operators' console in headless Chromium (1280 px)", () => {
     database = await openTestDatabase("pglite");
     th = await startTestHost(database, handlers);
     const ctx = testContext(database.db, { clock });
-    ctx.jobs = { db: database.db, clock, registry: th.registry, dispatcher: th.dispatcher };
+    ctx.jobs = { db: database.db, identity: identityStore, clock, registry: th.registry, dispatcher: th.dispatcher };
     srv = await listen(createApp(ctx));
     browser = await launchChromium();
     admin = await seedAccount(database.db, { platformAdmin: true });

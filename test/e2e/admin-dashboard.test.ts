@@ -30,6 +30,7 @@ import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor, anyParams } from "../support/jobs";
 import { probeService } from "../support/services";
+import { identityStore } from "../../db/identity/store";
 
 const ARTIFACTS = path.resolve("test/artifacts");
 const redis = await probeService("redis");
@@ -48,7 +49,7 @@ describeInChromium("operators' dashboard in headless Chromium", () => {
     database = await openTestDatabase("pglite");
     const ctx = testContext(database.db, { clock });
     const registry = new JobRegistry<JobHandler>().register({ kind: "demo.summary", pool: "ai", restartable: true, maxAttempts: 3, params: anyParams, run: async () => ({}) });
-    const setup = createJobQueue({ db: database.db, clock, logger: ctx.logger, registry, ...(redis.available ? { redisUrl: redis.url, bullPrefix } : {}) });
+    const setup = createJobQueue({ db: database.db, identity: identityStore, clock, logger: ctx.logger, registry, ...(redis.available ? { redisUrl: redis.url, bullPrefix } : {}) });
     ctx.jobs = setup.queue;
     ctx.jobMetrics = new JobMetrics({ db: database.db });
     stopDispatcher = () => setup.queue.dispatcher.close();
@@ -70,7 +71,7 @@ describeInChromium("operators' dashboard in headless Chromium", () => {
     // A refusal produced by the real runner: the member is suspended while the job waits.
     const suspended = await seedExecution(database.db, clock);
     const refusedJob = await enqueueFor(database.db, clock, suspended, { kind: "demo.refused", pool: "fix", restartable: false, maxAttempts: 1 });
-    await suspendMember(database.db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: new Date() });
+    await suspendMember(identityStore(database.db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: new Date() });
     const th = await startTestHost(database, [{ kind: "demo.refused", pool: "fix", restartable: false, maxAttempts: 1, params: anyParams, run: async () => ({}) }]);
     await waitFor(async () => (await jobRow(database.db, refusedJob.id)).status === "refused");
     await th.stop();

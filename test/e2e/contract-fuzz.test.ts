@@ -34,6 +34,7 @@ import { seedAccount, uniq } from "../support/fixtures";
 import { listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { describeWithPython, probePython, ROOT, venv } from "../support/python";
+import { identityStore } from "../../db/identity/store";
 
 export const CHECKS = [
   "not_a_server_error",
@@ -102,7 +103,7 @@ describeWithPython(py, "contract fuzzing (Schemathesis) against a live embedded 
       pools: ["ai", "fix", "embedding"],
     });
     stopHost = () => th.stop();
-    ref.queue = { db: db.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: db.db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

@@ -28,6 +28,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
+import { identityStore } from "../../db/identity/store";
 
 const MODERN = "2026-07-28";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -75,7 +76,7 @@ describe("MCP: both eras on /mcp with the SDK v2 client", () => {
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
     th = await startTestHost(database, jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
-    ref.queue = { db: database.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: database.db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

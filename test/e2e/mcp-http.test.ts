@@ -16,6 +16,7 @@ import { testContextWithMemory } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, registerThread, threadClient, type TestServer } from "../support/http";
+import { identityStore } from "../../db/identity/store";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -181,7 +182,7 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     const thread = await register(a);
     const { client } = await connect(execHeaders(a, thread));
     expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
-    await removeMember(t().db, { orgId: a.orgId, userId: a.userId });
+    await removeMember(identityStore(t().db), { orgId: a.orgId, userId: a.userId });
     await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/403|not_a_member/);
   });
 
@@ -196,7 +197,7 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     const b = await seedAccount(t().db);
     const other = await register(b);
     const second = await connect(execHeaders(b, other));
-    await suspendMember(t().db, { orgId: b.orgId, userId: b.userId, at: new Date() });
+    await suspendMember(identityStore(t().db), { orgId: b.orgId, userId: b.userId, at: new Date() });
     await expect(second.client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/membership_suspended/);
   });
 
@@ -283,7 +284,7 @@ await describeEachDatabase("MCP over Streamable HTTP", (t) => {
     expect(await toolError(client, "promote_session_facts", { repo: a.repoId, fact_ids: [w.facts[0].fact_id] })).toBe("repo_permission_denied");
     expect(await toolError(client, "recall_context", { repo: stranger.repoId, query: "A1" })).toBe("repo_not_found");
     expect(await toolError(client, "search_graph_nodes", { repo: stranger.repoName, query: "A1" })).toBe("repo_not_found");
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "write" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "write" });
     expect((await tool(client, "promote_session_facts", { repo: a.repoName, fact_ids: [w.facts[0].fact_id] })).promoted).toHaveLength(1);
     // Arguments never select the session, and unknown ones are refused.
     const sneaky = await client.callTool({ name: "read_session_memory", arguments: { repo: a.repoId, session_id: uniq("other") } });

@@ -32,6 +32,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
+import { identityStore } from "../../db/identity/store";
 
 /** The package's `mcp-inspector` bin (its launcher; `--cli` picks the CLI), as npx would run it. */
 const INSPECTOR_DIR = path.resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/inspector");
@@ -96,7 +97,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
     th = await startTestHost(database, jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
-    ref.queue = { db: database.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: database.db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));
@@ -146,7 +147,7 @@ describe("the MCP Inspector CLI and the auth handshake", () => {
 
     // A revoked key: the same challenge, its own code.
     const gone = await seedAccount(database.db);
-    await revokeApiKey(database.db, { prefix: gone.apiKey.slice(0, 12), at: systemClock.now() });
+    await revokeApiKey(identityStore(database.db), { prefix: gone.apiKey.slice(0, 12), at: systemClock.now() });
     const revoked = await call(srv.url, "POST", "/mcp", { headers: { ...accept, ...bearer(gone.apiKey) }, body: init });
     expect([revoked.status, revoked.body.error.data.code, revoked.headers.get("www-authenticate")]).toEqual([401, "api_key_revoked", challenge]);
 

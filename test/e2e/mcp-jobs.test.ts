@@ -22,6 +22,7 @@ import { seedAccount } from "../support/fixtures";
 import { listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 await describeEachDatabase("MCP job tools", (t) => {
   let srv: TestServer;
@@ -36,7 +37,7 @@ await describeEachDatabase("MCP job tools", (t) => {
     memory = buildMemoryServices(ctx.config, t().db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
     th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
-    ref.queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

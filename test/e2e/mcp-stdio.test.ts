@@ -16,6 +16,7 @@ import { runScript, type RunResult } from "../support/process";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { listen, registerThread, threadClient, type TestServer } from "../support/http";
+import { identityStore } from "../../db/identity/store";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = "bin/codesynapse.js";
@@ -162,7 +163,7 @@ await describeEachDatabase("codesynapse mcp over stdio", (t) => {
     const id = await register(a);
     const { client } = await spawnThread(threadEnv(srv.url, a, id));
     expect((await client.callTool({ name: "get_identity", arguments: {} })).isError).toBeFalsy();
-    await removeMember(t().db, { orgId: a.orgId, userId: a.userId });
+    await removeMember(identityStore(t().db), { orgId: a.orgId, userId: a.userId });
     await expect(client.callTool({ name: "get_identity", arguments: {} })).rejects.toThrow(/not a member/);
   });
 

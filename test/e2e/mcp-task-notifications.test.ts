@@ -30,6 +30,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const MODERN = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -118,7 +119,7 @@ describe("MCP task notifications over subscriptions/listen (in-process, PGlite, 
     handlers = jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! });
     const registry = new JobRegistry<JobHandler>();
     for (const h of handlers) registry.register(h);
-    ref.queue = { db: database.db, clock: systemClock, registry, dispatcher: new PostgresDispatcher(database.db) };
+    ref.queue = { db: database.db, identity: identityStore, clock: systemClock, registry, dispatcher: new PostgresDispatcher(database.db) };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

@@ -32,6 +32,7 @@ import { startTestHost, type TestHost } from "../support/job-host";
 import { waitFor } from "../support/jobs";
 import { cleanEnv, startServer, type Started } from "../support/process";
 import { describeWithService, probeService } from "../support/services";
+import { identityStore } from "../../db/identity/store";
 
 const MODERN = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -78,7 +79,7 @@ describe("MCP tasks on job rows (in-process, PGlite, worker pools)", () => {
     memory = buildMemoryServices(ctx.config, database.db, systemClock, ctx.logger);
     const ref: { queue?: JobQueue } = {};
     th = await startTestHost(database, jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => ref.queue! }), { stores: { repository: memory.repository.store } });
-    ref.queue = { db: database.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: database.db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

@@ -6,6 +6,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 
 await describeEachDatabase("accounts over HTTP", (t) => {
   let srv: TestServer;
@@ -43,10 +44,10 @@ await describeEachDatabase("accounts over HTTP", (t) => {
     const db = t().db;
     const now = new Date();
     const cases: Array<[string, (a: Awaited<ReturnType<typeof seedAccount>>) => Promise<unknown>, number, string]> = [
-      ["revoked key", (a) => revokeApiKey(db, { prefix: a.keyPrefix, at: now }), 401, "api_key_revoked"],
-      ["suspended user", (a) => suspendUser(db, { userId: a.userId, at: now }), 403, "user_suspended"],
-      ["suspended membership", (a) => suspendMember(db, { orgId: a.orgId, userId: a.userId, at: now }), 403, "membership_suspended"],
-      ["suspended org", (a) => suspendOrg(db, { orgId: a.orgId, at: now }), 403, "org_suspended"],
+      ["revoked key", (a) => revokeApiKey(identityStore(db), { prefix: a.keyPrefix, at: now }), 401, "api_key_revoked"],
+      ["suspended user", (a) => suspendUser(identityStore(db), { userId: a.userId, at: now }), 403, "user_suspended"],
+      ["suspended membership", (a) => suspendMember(identityStore(db), { orgId: a.orgId, userId: a.userId, at: now }), 403, "membership_suspended"],
+      ["suspended org", (a) => suspendOrg(identityStore(db), { orgId: a.orgId, at: now }), 403, "org_suspended"],
     ];
     for (const [name, act, status, code] of cases) {
       const a = await seedAccount(db);
@@ -94,7 +95,7 @@ await describeEachDatabase("accounts over HTTP", (t) => {
     const a = await seedAccount(t().db);
     const b = await seedAccount(t().db);
     const { addMember } = await import("../../core/accounts/accounts");
-    await addMember(t().db, { orgId: b.orgId, userId: a.userId, role: "admin" });
+    await addMember(identityStore(t().db), { orgId: b.orgId, userId: a.userId, role: "admin" });
     const login = await call(srv.url, "POST", "/api/v1/auth/login", { body: { email: a.email, password: a.password } });
     const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
     expect((await call(srv.url, "GET", "/api/v1/me", { headers: { cookie } })).body.error.code).toBe("org_selection_required");

@@ -18,6 +18,7 @@ import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
+import { identityStore } from "../../db/identity/store";
 
 /** Counts the statements that read authorization (the one query text's binding join). */
 function authorizationReads(): { plugin: KyselyPlugin; count: () => number; settle: () => Promise<void>; reset: () => void } {
@@ -124,7 +125,7 @@ await describeEachDatabase("identity and repository in one statement", (t) => {
       // A revoked session on a repository that does not exist: the binding answers (it comes before the repository).
       const rvClient = await mcp(rv.headers);
       try {
-        await revokeSession(t().db, testContext(t().db).clock, { orgId: revoked.orgId, userId: revoked.userId, apiKeyId: revoked.keyId, loginSessionId: null, role: "member" }, rv.session);
+        await revokeSession(identityStore(t().db), testContext(t().db).clock, { orgId: revoked.orgId, userId: revoked.userId, apiKeyId: revoked.keyId, loginSessionId: null, role: "member" }, rv.session);
         expect((await recall({ repoId: "repo-that-does-not-exist" }, rv.headers)).body.error.code).toBe("session_revoked");
         const viaMcp = await rvClient.callTool({ name: "recall_context", arguments: { repo: "repo-that-does-not-exist", query: "x" } }).then(
           (r) => codeOf(r as never),
@@ -136,7 +137,7 @@ await describeEachDatabase("identity and repository in one statement", (t) => {
       }
 
       // And a revoked key outranks both.
-      await revokeApiKey(t().db, { prefix: good.keyPrefix, at: new Date() });
+      await revokeApiKey(identityStore(t().db), { prefix: good.keyPrefix, at: new Date() });
       expect((await recall({ repoId: "repo-that-does-not-exist" }, gd.headers)).body.error.code).toBe("api_key_revoked");
     } finally {
       await roClient.close();

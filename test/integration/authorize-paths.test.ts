@@ -21,13 +21,14 @@ import { describeEachDatabase } from "../support/databases";
 import { call, executionHeaders, listen } from "../support/http";
 import { enqueueFor, seedExecution, type Execution } from "../support/jobs";
 import type { Db } from "../../db/schema";
+import { identityStore } from "../../db/identity/store";
 
 type Change = (db: Db, clock: ManualClock, e: Execution) => Promise<unknown>;
 
-const revokeKey: Change = (db, clock, e) => revokeApiKey(db, { prefix: e.account.keyPrefix, at: clock.now() });
-const revokeBinding: Change = (db, clock, e) => revokeSession(db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
-const suspendMembership: Change = (db, clock, e) => suspendMember(db, { orgId: e.account.orgId, userId: e.account.userId, at: clock.now() });
-const suspendTheUser: Change = (db, clock, e) => suspendUser(db, { userId: e.account.userId, at: clock.now() });
+const revokeKey: Change = (db, clock, e) => revokeApiKey(identityStore(db), { prefix: e.account.keyPrefix, at: clock.now() });
+const revokeBinding: Change = (db, clock, e) => revokeSession(identityStore(db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
+const suspendMembership: Change = (db, clock, e) => suspendMember(identityStore(db), { orgId: e.account.orgId, userId: e.account.userId, at: clock.now() });
+const suspendTheUser: Change = (db, clock, e) => suspendUser(identityStore(db), { userId: e.account.userId, at: clock.now() });
 
 const STATES: ReadonlyArray<{ name: string; changes: Change[]; code: string }> = [
   { name: "in good standing", changes: [], code: "ok" },
@@ -57,9 +58,9 @@ await describeEachDatabase("one authorization answer on every path", (t) => {
       const answers = [];
       for (const { s, e, job } of seeded) {
         const http = await call(srv.url, "GET", "/api/v1/execution/identity", { headers: executionHeaders(e.account.apiKey, e.identity.session_id) });
-        const direct = await authorize(t().db, clock, e.principal, e.identity.session_id).catch((err: unknown) => err);
+        const direct = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id).catch((err: unknown) => err);
         const c = claimed.get(job.id)!;
-        const claim = await authorizeRow(t().db, clock, { principal: e.principal, sessionId: e.identity.session_id }, c.auth);
+        const claim = await authorizeRow(identityStore(t().db), clock, { principal: e.principal, sessionId: e.identity.session_id }, c.auth);
         answers.push({ state: s.name, http: http.status === 200 ? "ok" : http.body.error.code, authorize: code(direct), claim: code(claim) });
       }
       expect(answers).toEqual(STATES.map((s) => ({ state: s.name, http: s.code, authorize: s.code, claim: s.code })));

@@ -33,6 +33,7 @@ import { testContextWithMemory } from "../support/app";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
+import { identityStore } from "../../db/identity/store";
 
 /** Room the rest of a body takes beside its one field at its limit: other fields, the MCP envelope. */
 const REST_OF_BODY = 4096;
@@ -137,8 +138,8 @@ describe("an export at the import limit imports back (REST and MCP)", () => {
 
   /** A repository of a's organisation with no memory yet, on which a may write. */
   async function emptyRepo(): Promise<string> {
-    const { repo_id } = await createRepo(database.db, { orgId: a.orgId, name: uniq("repo") });
-    await grantRepo(database.db, { repoId: repo_id, userId: a.userId, level: "write" });
+    const { repo_id } = await createRepo(identityStore(database.db), { orgId: a.orgId, name: uniq("repo") });
+    await grantRepo(identityStore(database.db), { repoId: repo_id, userId: a.userId, level: "write" });
     return repo_id;
   }
   const triples = [

@@ -12,6 +12,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 
 await describeEachDatabase("dashboard binding", (t) => {
   const clock = new ManualClock(Date.UTC(2026, 11, 2, 12, 0, 0));
@@ -71,11 +72,11 @@ await describeEachDatabase("dashboard binding", (t) => {
     const rows = await t().db.selectFrom("login_sessions").select("id").where("user_id", "=", a.userId).execute();
     const otherId = rows.find((r) => r.id !== row.id)!.id;
     const web = `web:${"a".repeat(64)}`;
-    await registerSession(t().db, clock, { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id }, web, { kind: "dashboard" });
+    await registerSession(identityStore(t().db), clock, { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id }, web, { kind: "dashboard" });
     const owner = { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: row.id };
-    expect((await authorize(t().db, clock, owner, web)).identity.session_id).toBe(web);
+    expect((await authorize(identityStore(t().db), clock, owner, web)).identity.session_id).toBe(web);
     for (const p of [{ ...owner, loginSessionId: otherId }, { ...owner, loginSessionId: null, apiKeyId: a.keyId }]) {
-      await expect(authorize(t().db, clock, p, web)).rejects.toMatchObject({ code: "session_forbidden" });
+      await expect(authorize(identityStore(t().db), clock, p, web)).rejects.toMatchObject({ code: "session_forbidden" });
     }
   });
 
@@ -90,7 +91,7 @@ await describeEachDatabase("dashboard binding", (t) => {
     // Not even the principal it was recorded for (a job of that sign-in) reaches it: its credential
     // ended with it, and who asks is settled before what they ask for (core/authorize-rules.ts).
     const owner = { orgId: a.orgId, userId: a.userId, apiKeyId: null, loginSessionId: ls.id };
-    await expect(authorize(t().db, clock, owner, web)).rejects.toMatchObject({ code: "login_session_ended" });
+    await expect(authorize(identityStore(t().db), clock, owner, web)).rejects.toMatchObject({ code: "login_session_ended" });
     expect((await identity({ cookie })).status).toBe(401);
     const r = await identity(executionHeaders(a.apiKey, web));
     expect([r.status, r.body.error.code]).toEqual([403, "dashboard_session_named"]);

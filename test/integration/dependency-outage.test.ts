@@ -19,6 +19,7 @@ import { bearer, call, listen, registerThread, type TestServer } from "../suppor
 import { waitFor } from "../support/jobs";
 import { describeWithService, probeService } from "../support/services";
 import { proxyFor, type TcpProxy } from "../support/tcp-proxy";
+import { identityStore } from "../../db/identity/store";
 
 const pgStatus = await probeService("postgres");
 const redisStatus = await probeService("redis");
@@ -37,7 +38,7 @@ describeWithService(pgStatus, "the API through a database outage [postgres]", ()
     proxied = await openDatabase({ url: through.url, schema, poolSize: 4 });
     const ctx = testContext(proxied.db);
     if (redisStatus.available) {
-      const { queue } = createJobQueue({ db: proxied.db, clock: ctx.clock, logger: ctx.logger, registry: new JobRegistry(), redisUrl: redisStatus.url!, bullPrefix: "cs-readyz" });
+      const { queue } = createJobQueue({ db: proxied.db, identity: identityStore, clock: ctx.clock, logger: ctx.logger, registry: new JobRegistry(), redisUrl: redisStatus.url!, bullPrefix: "cs-readyz" });
       ctx.jobs = queue;
       dispatcher = queue.dispatcher;
     }

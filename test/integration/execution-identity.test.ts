@@ -15,6 +15,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -164,11 +165,11 @@ await describeEachDatabase("execution identity and session registry", (t) => {
     const id = uniq("m");
     await register(a, id);
     expect((await whoami(a, id)).status).toBe(200);
-    await removeMember(t().db, { orgId: a.orgId, userId: a.userId });
+    await removeMember(identityStore(t().db), { orgId: a.orgId, userId: a.userId });
     expect((await whoami(a, id)).status).toBe(403);
-    await addMember(t().db, { orgId: a.orgId, userId: a.userId, role: "member" });
+    await addMember(identityStore(t().db), { orgId: a.orgId, userId: a.userId, role: "member" });
     expect((await whoami(a, id)).status).toBe(200);
-    await suspendUser(t().db, { userId: a.userId, at: clock.now() });
+    await suspendUser(identityStore(t().db), { userId: a.userId, at: clock.now() });
     const r = await whoami(a, id);
     expect([r.status, r.body.error.code]).toEqual([403, "user_suspended"]);
   });
@@ -192,7 +193,7 @@ await describeEachDatabase("execution identity and session registry", (t) => {
     const a = await seedAccount(t().db);
     const principal = { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null };
     const settled = await Promise.allSettled(
-      Array.from({ length: 1100 }, (_, i) => registerSession(t().db, clock, principal, `bulk-${a.orgId}-${i}`)),
+      Array.from({ length: 1100 }, (_, i) => registerSession(identityStore(t().db), clock, principal, `bulk-${a.orgId}-${i}`)),
     );
     const ok = settled.filter((s) => s.status === "fulfilled").length;
     const refused = settled.filter((s) => s.status === "rejected");
@@ -202,7 +203,7 @@ await describeEachDatabase("execution identity and session registry", (t) => {
     const active = await t().db.selectFrom("session_bindings").select(sql<string>`count(*)`.as("n")).where("org_id", "=", a.orgId).executeTakeFirstOrThrow();
     expect(Number(active.n)).toBe(MAX_ACTIVE_BINDINGS_PER_ORG);
     // Revoking one frees one active slot.
-    await revokeSession(t().db, clock, { ...principal, role: "member" }, `bulk-${a.orgId}-0`);
+    await revokeSession(identityStore(t().db), clock, { ...principal, role: "member" }, `bulk-${a.orgId}-0`);
     expect((await register(a, uniq("after-revoke"))).status).toBe(201);
     expect((await register(a, uniq("one-too-many"))).body.error.details).toEqual({ limit: "active_sessions_per_org", max: MAX_ACTIVE_BINDINGS_PER_ORG });
   });

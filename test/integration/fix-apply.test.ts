@@ -29,6 +29,7 @@ import { describeEachDatabase } from "../support/databases";
 import { writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
@@ -59,7 +60,7 @@ await describeEachDatabase("fix proposals apply or fail", (t) => {
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
     const llm = buildLlmRegistry({ LLM_PROVIDER: "openai", LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: "fake", LLM_API_KEY: undefined });
     th = await startTestHost(t(), jobKindHandlers({ config, stores: relationalStores(t().db), memory, queue: () => queue, llm }), { stores: { repository: memory.repository.store }, pools: ["fix"], leaseMs: 10_000 });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
     await th?.stop();

@@ -35,6 +35,7 @@ import type { JobHandler } from "../../workers/handler";
 import { cleanupHandler } from "../../workers/pools/cleanup";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 import { fixtureTar } from "../support/archives";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
@@ -201,7 +202,7 @@ describe("the input boundary under fuzzing [pglite]", () => {
     cleaners.register(memoryCleaner(ctx.memory, systemClock));
     cleaners.register(uploadsCleaner(ctx.stores.uploads));
     const registry = new JobRegistry<JobHandler>().register(cleanupHandler(cleaners, ctx.stores));
-    const { queue } = createJobQueue({ db: database.db, clock: systemClock, logger, registry });
+    const { queue } = createJobQueue({ db: database.db, identity: identityStore, clock: systemClock, logger, registry });
     for (const h of jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory: ctx.memory, queue: () => queue })) registry.register(h);
     ctx.jobs = queue;
     ctx.cleaners = cleaners;

@@ -26,6 +26,7 @@ import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { writeGeneratedRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const FILES = 250;
@@ -47,7 +48,7 @@ describe("a first ingest on PGlite leaves the event loop free", () => {
     const config = testContext(d.db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, d.db, systemClock, silentLogger());
     th = await startTestHost(d, jobKindHandlers({ config, stores: relationalStores(d.db), memory, queue: () => queue }), { stores: { repository: memory.repository.store }, pools: ["ingest"], leaseMs: 30_000 });
-    queue = { db: d.db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: d.db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   }, 120_000);
   afterAll(async () => {
     await th?.stop();

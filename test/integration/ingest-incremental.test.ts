@@ -25,6 +25,7 @@ import { describeEachDatabase } from "../support/databases";
 import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
@@ -52,7 +53,7 @@ await describeEachDatabase("incremental ingest", (t) => {
     config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
     th = await startTestHost(t(), jobKindHandlers({ config, stores: relationalStores(t().db), memory, queue: () => queue }), { stores: { repository: memory.repository.store }, pools: ["ingest"], leaseMs: 10_000 });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
     await th?.stop();

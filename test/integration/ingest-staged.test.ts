@@ -32,6 +32,7 @@ import { describeEachDatabase } from "../support/databases";
 import { writeGeneratedRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
@@ -68,7 +69,7 @@ await describeEachDatabase("staged ingest writes", (t) => {
     config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
     th = await startTestHost(t(), jobKindHandlers({ config, stores: relationalStores(t().db), memory, queue: () => queue }), { stores: { repository: memory.repository.store }, pools: ["ingest"], leaseMs: 30_000 });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   }, 120_000);
   afterAll(async () => {
     await th?.stop();

@@ -32,6 +32,7 @@ import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const run = promisify(execFile);
@@ -50,7 +51,7 @@ await describeEachDatabase("ingest sources: uploaded archives and git URLs", (t)
     ctx = testContext(t().db, { clock: systemClock, env: { INGEST_GIT_ALLOWED: "file://", INGEST_MAX_UPLOAD_BYTES: String(256 * 1024) } });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
     th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = queue;
     srv = await listen(createApp(ctx));

@@ -23,6 +23,7 @@ import { bearer, call, executionHeaders, listen, type TestServer } from "../supp
 import { startTestHost, type TestHost } from "../support/job-host";
 import { seedExecution, waitFor, type Execution } from "../support/jobs";
 import { openSse } from "../support/sse";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 const headers = (e: Execution) => executionHeaders(e.account.apiKey, e.identity.session_id);
@@ -55,7 +56,7 @@ await describeEachDatabase("job events", (t) => {
   beforeAll(async () => {
     th = await startTestHost(t(), [gated, parked], { pools: ["ai"] });
     ctx = testContext(t().db, { clock });
-    ctx.jobs = { db: t().db, clock, registry: th.registry, dispatcher: th.dispatcher } satisfies JobQueue;
+    ctx.jobs = { db: t().db, identity: identityStore, clock, registry: th.registry, dispatcher: th.dispatcher } satisfies JobQueue;
     ev = jobEventsOf(ctx, { pollMs: POLL_MS, heartbeatMs: 150 });
     srv = await listen(createApp(ctx));
   });
@@ -115,7 +116,7 @@ await describeEachDatabase("job events", (t) => {
     const bare = await openSse(eventsUrl(job.id), bearer(e.account.apiKey));
     expect([bare.status, bare.body]).toEqual([400, (await call(srv.url, "GET", `/api/v1/jobs/${job.id}`, { headers: bearer(e.account.apiKey) })).body]);
     // Revoked: 410, like the read.
-    await revokeSession(t().db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
     expect((await openSse(eventsUrl(job.id), headers(e))).status).toBe(410);
     expect(ev.watcher.size).toBe(0);
   });

@@ -23,6 +23,7 @@ import { seedAccount, uniq } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 const SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
@@ -81,7 +82,7 @@ await describeEachDatabase("failed jobs say why; operators retry, replay and can
   beforeAll(async () => {
     th = await startTestHost(t(), handlers);
     const ctx = testContext(t().db, { clock });
-    ctx.jobs = { db: t().db, clock, registry: th.registry, dispatcher: th.dispatcher };
+    ctx.jobs = { db: t().db, identity: identityStore, clock, registry: th.registry, dispatcher: th.dispatcher };
     srv = await listen(createApp(ctx));
     adminKey = (await seedAccount(t().db, { platformAdmin: true })).apiKey;
   });
@@ -168,7 +169,7 @@ await describeEachDatabase("failed jobs say why; operators retry, replay and can
     broken.add(tag);
     for (const ex of [e, e, gone]) ids.push((await enqueueFor(t().db, clock, ex, { kind, params: { tag }, maxAttempts: 1 })).id);
     for (const id of ids) expect((await settle(id)).error_code).toBe("conflict");
-    await suspendMember(t().db, { orgId: gone.account.orgId, userId: gone.account.userId, at: new Date() });
+    await suspendMember(identityStore(t().db), { orgId: gone.account.orgId, userId: gone.account.userId, at: new Date() });
     broken.delete(tag);
 
     const list = await call(srv.url, "GET", `/api/v1/admin/jobs?kind=${kind}&error_code=conflict&status=failed`, { headers: bearer(adminKey) });

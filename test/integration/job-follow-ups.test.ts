@@ -27,6 +27,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { call, executionHeaders, listen, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 
@@ -59,7 +60,7 @@ await describeEachDatabase("follow-up jobs and partial recall", (t) => {
   async function start(pools: Pool[], env: Record<string, string> = {}): Promise<TestHost> {
     const config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root, ...env } }).config;
     const host = await startTestHost(t(), jobKindHandlers({ config, stores: ctx.stores, memory, queue: () => queue }), { pools, stores: { repository: memory.repository.store } });
-    queue = { db: t().db, clock: systemClock, registry: host.registry, dispatcher: host.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: host.registry, dispatcher: host.dispatcher };
     ctx.jobs = queue;
     hosts.push(host);
     return host;

@@ -37,6 +37,7 @@ import { bearer, call, listen, registerThread } from "../support/http";
 import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
@@ -55,7 +56,7 @@ await describeEachDatabase("job kinds: ingest, embedding, ai, fix", (t) => {
     config = testContext(t().db, { env: { INGEST_ALLOWED_ROOTS: root } }).config;
     memory = buildMemoryServices(config, t().db, systemClock, silentLogger());
     th = await startTestHost(t(), jobKindHandlers({ config, stores: relationalStores(t().db), memory, queue: () => queue }), { stores: { repository: memory.repository.store } });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
     await th?.stop();

@@ -19,6 +19,7 @@ import { submitJob, type JobQueue } from "../../queues/submit";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { anyParams, seedExecution, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 const registry = new JobRegistry<JobHandler>()
@@ -37,7 +38,7 @@ await describeEachDatabase("caps on queued jobs", (t) => {
   let metrics: JobMetrics;
   beforeAll(() => {
     metrics = new JobMetrics();
-    queue = createJobQueue({ db: t().db, clock, logger: silentLogger(), registry }).queue;
+    queue = createJobQueue({ db: t().db, identity: identityStore, clock, logger: silentLogger(), registry }).queue;
     queue.caps = { perOrg: { ai: 4 }, perSession: { ai: 3 } };
     queue.onLimit = (pool, limit) => metrics.limited(pool, limit);
   });

@@ -17,6 +17,7 @@ import { relationalStores } from "../../db/stores";
 import { describeEachDatabase } from "../support/databases";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 /** A real cleaner over a real table: deletes at most `limit` of the session's rows per call. */
 function tableCleaner(db: Db): SessionCleaner {
@@ -61,7 +62,7 @@ await describeEachDatabase("cleanup pool", (t) => {
     for (const e of [revoked, expiring, live]) {
       await sql`insert into cleanup_items (tenant_id, session_id, n) select ${e.identity.tenant_id}, ${e.identity.session_id}, g from generate_series(1, 25) g`.execute(db);
     }
-    await revokeSession(db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await revokeSession(identityStore(db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
     // Past `expiring`'s deadline (registered at the same instant as the others, so move only it).
     await db.updateTable("session_bindings").set({ expires_at: new Date(clock.now().getTime() - 1) }).where("session_id", "=", expiring.identity.session_id).execute();
 
@@ -114,9 +115,9 @@ await describeEachDatabase("cleanup pool", (t) => {
 
     // Cleanup never restores access.
     for (const [e, code] of [[revoked, "session_revoked"], [expiring, "session_expired"]] as const) {
-      await expect(authorize(db, clock, e.principal, e.identity.session_id)).rejects.toMatchObject({ code });
+      await expect(authorize(identityStore(db), clock, e.principal, e.identity.session_id)).rejects.toMatchObject({ code });
       expect((await binding(e.identity.session_id)).tombstoned_at).not.toBeNull();
     }
-    await expect(authorize(db, clock, live.principal, live.identity.session_id)).resolves.toBeTruthy();
+    await expect(authorize(identityStore(db), clock, live.principal, live.identity.session_id)).resolves.toBeTruthy();
   });
 });

@@ -22,6 +22,7 @@ import { seedAccount } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 const headers = (e: Execution) => executionHeaders(e.account.apiKey, e.identity.session_id);
@@ -44,7 +45,7 @@ await describeEachDatabase("job routes", (t) => {
   const registry = new JobRegistry<JobHandler>().register(echo);
   beforeAll(async () => {
     ctx = testContext(t().db, { clock });
-    ctx.jobs = createJobQueue({ db: t().db, clock, logger: ctx.logger, registry }).queue;
+    ctx.jobs = createJobQueue({ db: t().db, identity: identityStore, clock, logger: ctx.logger, registry }).queue;
     ctx.jobMetrics = new JobMetrics({ db: t().db });
     srv = await listen(createApp(ctx));
   });
@@ -88,7 +89,7 @@ await describeEachDatabase("job routes", (t) => {
     // No execution headers: refused before any job read.
     expect((await call(srv.url, "GET", "/api/v1/jobs", { headers: bearer(e.account.apiKey) })).status).toBe(400);
     // A revoked binding sees nothing any more.
-    await revokeSession(t().db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
     expect((await call(srv.url, "GET", `/api/v1/jobs/${mine.id}`, { headers: headers(e) })).status).toBe(410);
   });
 
@@ -130,7 +131,7 @@ await describeEachDatabase("job routes", (t) => {
       const ok = await submitJob(ctx.jobs!, e.identity, e.principal, { kind: "test.echo", params: { text: "m" }, repo: e.account.repoId });
       await th.host.stop();
       const bad = await submitJob(ctx.jobs!, refusedE.identity, refusedE.principal, { kind: "test.echo", params: { text: "n" }, repo: refusedE.account.repoId });
-      await revokeSession(t().db, clock, { ...refusedE.principal, role: "member" }, refusedE.identity.session_id);
+      await revokeSession(identityStore(t().db), clock, { ...refusedE.principal, role: "member" }, refusedE.identity.session_id);
       const th2 = await startTestHost(t(), [echo], { metrics: ctx.jobMetrics!, pools: ["embedding"] });
       try {
         await waitFor(async () => (await jobRow(t().db, ok.id)).status === "succeeded");

@@ -35,6 +35,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { probeService } from "../support/services";
+import { identityStore } from "../../db/identity/store";
 
 const clock = new ManualClock(Date.UTC(2026, 11, 3, 9));
 const ask = (question: string) => ({ task: "question", question });
@@ -54,7 +55,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     const registry = new JobRegistry<JobHandler>();
     const queueRef: { q?: AppContext["jobs"] } = {};
     for (const h of jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queueRef.q! })) registry.register(h);
-    ctx.jobs = queueRef.q = createJobQueue({ db, clock, logger: ctx.logger, registry }).queue;
+    ctx.jobs = queueRef.q = createJobQueue({ db, identity: identityStore, clock, logger: ctx.logger, registry }).queue;
     ctx.memory = memory;
     const srv = await listen(createApp(ctx));
     nodes.push({ srv, memory, ctx });
@@ -120,7 +121,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     expect(otherKind.status).toBe(409);
     expect(otherKind.body.error.code).toBe("idempotency_key_reused");
     const repo2 = (await seedAccount(t().db, { orgId: th.account.orgId })).repoId;
-    await grantRepo(t().db, { repoId: repo2, userId: th.account.userId, level: "write" });
+    await grantRepo(identityStore(t().db), { repoId: repo2, userId: th.account.userId, level: "write" });
     const otherRepo = await submit(a, th.headers, repo2, ask("one"), key);
     expect(otherRepo.status).toBe(409);
     expect(await jobsOfSession(t().db, th.session)).toEqual([first.body.job_id]);
@@ -160,7 +161,7 @@ await describeEachDatabase("idempotent submissions", (t) => {
     const key = uniq("k");
     const refused = await submit(a, th.headers, th.account.repoId, { problem: "fix it" }, key, "fix-jobs");
     expect(refused.status).toBe(403);
-    await grantRepo(t().db, { repoId: th.account.repoId, userId: th.account.userId, level: "write" });
+    await grantRepo(identityStore(t().db), { repoId: th.account.repoId, userId: th.account.userId, level: "write" });
     const ok = await submit(a, th.headers, th.account.repoId, { problem: "fix it" }, key, "fix-jobs");
     expect(ok.status).toBe(202);
     expect(ok.headers.get("idempotent-replayed")).toBeNull();

@@ -18,6 +18,7 @@ import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { effectsOf, ensureEffectsTable, startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 
@@ -101,7 +102,7 @@ await describeEachDatabase("job runner, PostgreSQL dispatch", (t) => {
     await th.host.stop(); // hold the pools while we change the account
     th = await startTestHost(t(), handlers, { pollMs: 30_000, pools: ["fix"] });
     const job = await enqueueFor(t().db, clock, e, { kind: "test.write" });
-    await suspendMember(t().db, { orgId: e.account.orgId, userId: e.account.userId, at: new Date() });
+    await suspendMember(identityStore(t().db), { orgId: e.account.orgId, userId: e.account.userId, at: new Date() });
     await th.stop();
     th = await startTestHost(t(), handlers, { pollMs: 30_000 });
     const r = await waitFor(async () => {
@@ -117,7 +118,7 @@ await describeEachDatabase("job runner, PostgreSQL dispatch", (t) => {
     const e = await seedExecution(t().db, clock);
     await th.stop();
     const job = await enqueueFor(t().db, clock, e, { kind: "test.write" });
-    await revokeSession(t().db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
     th = await startTestHost(t(), handlers, { pollMs: 30_000 });
     const r = await waitFor(async () => {
       const x = await jobRow(t().db, job.id);
@@ -133,7 +134,7 @@ await describeEachDatabase("job runner, PostgreSQL dispatch", (t) => {
     const s = track(job.id);
     s.gate = new Promise<void>((r) => (s.open = r));
     await waitFor(async () => s.started > 0);
-    await revokeSession(t().db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
     s.open!();
     const r = await waitFor(async () => {
       const x = await jobRow(t().db, job.id);
@@ -152,7 +153,7 @@ await describeEachDatabase("job runner, PostgreSQL dispatch", (t) => {
     s.gate = new Promise<void>((r) => (s.open = r));
     const other = await enqueueFor(t().db, clock, await seedExecution(t().db, clock), { kind: "test.write", params: { noPersist: true } });
     await waitFor(async () => s.started > 0);
-    await revokeSession(t().db, clock, { ...e.principal, role: "member" }, e.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...e.principal, role: "member" }, e.identity.session_id);
     s.open!();
     const r = await waitFor(async () => {
       const x = await jobRow(t().db, job.id);

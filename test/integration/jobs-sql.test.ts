@@ -21,6 +21,7 @@ import { upsertSchedule } from "../../queues/sql/upsertSchedule";
 import { describeEachDatabase } from "../support/databases";
 import { uniq } from "../support/fixtures";
 import { anyParams, enqueueFor, jobRow, seedExecution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const LEASE = 1000;
 
@@ -215,9 +216,9 @@ await describeEachDatabase("job rows", (t) => {
     const clock = new ManualClock(Date.now());
     const ok = await seedExecution(t().db, clock);
     const revoked = await seedExecution(t().db, clock);
-    await revokeSession(t().db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await revokeSession(identityStore(t().db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
     const suspended = await seedExecution(t().db, clock);
-    await suspendMember(t().db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    await suspendMember(identityStore(t().db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
     const req = (x: typeof ok, repo?: AuthorizeRequest["repo"], sessionId = x.identity.session_id): AuthorizeRequest => ({ principal: x.principal, sessionId, ...(repo ? { repo } : {}) });
     const reqs: AuthorizeRequest[] = [
       req(ok),
@@ -231,9 +232,9 @@ await describeEachDatabase("job rows", (t) => {
       req(suspended),
     ];
     const one = await Promise.all(
-      reqs.map((r) => authorize(t().db, clock, r.principal, r.sessionId, r.repo ? { repo: r.repo } : {}).catch((err: unknown) => err)),
+      reqs.map((r) => authorize(identityStore(t().db), clock, r.principal, r.sessionId, r.repo ? { repo: r.repo } : {}).catch((err: unknown) => err)),
     );
-    const many = await authorizeMany(t().db, clock, reqs);
+    const many = await authorizeMany(identityStore(t().db), clock, reqs);
     const shape = (x: unknown) => (x instanceof AppError ? { code: x.code } : x);
     expect(many.map(shape)).toEqual(one.map(shape));
     expect(many.map((x) => (x instanceof AppError ? x.code : "ok"))).toEqual([
@@ -256,8 +257,8 @@ await describeEachDatabase("job rows", (t) => {
       await enqueueFor(t().db, clock, suspended, { pool }),
     ];
     // Changed after enqueue, before the claim: the claim's read must see it.
-    await revokeSession(t().db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
-    await suspendMember(t().db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    await revokeSession(identityStore(t().db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await suspendMember(identityStore(t().db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
     const claimed = await claimJobsChecked(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 10, now: clock.now() });
     expect(claimed.map((c) => c.row.id).sort()).toEqual(jobs.map((j) => j.id).sort());
     const shape = (x: unknown) => (x instanceof AppError ? x.code : "ok");
@@ -270,10 +271,10 @@ await describeEachDatabase("job rows", (t) => {
         sessionId: row.session_id!,
         ...(row.repo_id ? { repo: { ref: row.repo_id, level: "read" as const } } : {}),
       };
-      const single = await authorize(t().db, clock, req.principal, req.sessionId, req.repo ? { repo: req.repo } : {}).catch((err: unknown) => err);
-      expect(shape(await authorizeRow(t().db, clock, req, auth))).toBe(shape(single));
+      const single = await authorize(identityStore(t().db), clock, req.principal, req.sessionId, req.repo ? { repo: req.repo } : {}).catch((err: unknown) => err);
+      expect(shape(await authorizeRow(identityStore(t().db), clock, req, auth))).toBe(shape(single));
     }
-    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await authorizeRow(t().db, clock, {
+    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await authorizeRow(identityStore(t().db), clock, {
       principal: { orgId: c.row.tenant_id!, userId: c.row.actor_user_id!, apiKeyId: c.row.api_key_id, loginSessionId: c.row.login_session_id },
       sessionId: c.row.session_id!,
       ...(c.row.repo_id ? { repo: { ref: c.row.repo_id, level: "read" as const } } : {}),

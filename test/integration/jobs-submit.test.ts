@@ -22,6 +22,7 @@ import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { anyParams, seedExecution, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 
@@ -32,7 +33,7 @@ const registry = new JobRegistry<JobHandler>().register(
 await describeEachDatabase("job submission", (t) => {
   let queue: JobQueue;
   beforeAll(() => {
-    queue = createJobQueue({ db: t().db, clock, logger: silentLogger(), registry }).queue;
+    queue = createJobQueue({ db: t().db, identity: identityStore, clock, logger: silentLogger(), registry }).queue;
   });
 
   const submit = (e: Execution, n: number, over: Partial<Execution> = {}) =>
@@ -43,10 +44,10 @@ await describeEachDatabase("job submission", (t) => {
     const ok1 = await seedExecution(db, clock);
     const ok2 = await seedExecution(db, clock);
     const revoked = await seedExecution(db, clock);
-    await revokeSession(db, clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
+    await revokeSession(identityStore(db), clock, { ...revoked.principal, role: "member" }, revoked.identity.session_id);
     const readOnly = await seedExecution(db, clock, { account: await seedAccount(db, { repoLevel: "read" }) });
     const suspended = await seedExecution(db, clock);
-    await suspendMember(db, { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
+    await suspendMember(identityStore(db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
 
     // All in the same tick: they go out in shared statements.
     const cases = [

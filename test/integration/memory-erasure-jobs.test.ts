@@ -32,6 +32,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer, type Thread } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 
@@ -52,7 +53,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const ctx = testContext(t().db, { clock: systemClock });
     memory = buildMemoryServices(ctx.config, t().db, systemClock, silentLogger());
     th = await startTestHost(t(), jobKindHandlers({ config: ctx.config, stores: ctx.stores, memory, queue: () => queue }), { pools: ["ai"], stores: { repository: memory.repository.store } });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     cleaners = new SessionCleaners().register(memoryCleaner(memory, systemClock)).register(idempotencyCleaner(t().db)).register(jobQuotesCleaner(t().db, relationalStores(t().db).receipts, systemClock));
     Object.assign(ctx, { memory, jobs: queue, cleaners });
     srv = await listen(createApp(ctx));
@@ -191,7 +192,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const w = await call(srv.url, "POST", sm(a), { headers: writer.headers, body: { triples: [{ subject: "TokenVault", predicate: "reviewed_by", object: "Ismenia" }] } });
     expect((await call(srv.url, "POST", sm(a, "/promote"), { headers: writer.headers, body: { fact_ids: [w.body.facts[0].fact_id] } })).status).toBe(200);
     const mine = await askAbout(a, writer, "TokenVault", "Ismenia", "forget-1");
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ scope: "promoted", session_id: writer.session, done: true });
@@ -238,7 +239,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     const u = await jobRow(t().db, unrelated);
     expect((u.result as { sources: Array<{ fact_id: string }> }).sources.map((x) => x.fact_id)).not.toContain(forgotten);
 
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(r.status).toBe(200);
     expect(r.body.stores).toEqual(expect.arrayContaining([{ store: "jobs:quoting-results", entities: 0, facts: 0, history: 0, rows: 2, status: "done" }]));
@@ -275,7 +276,7 @@ await describeEachDatabase("erasure cascades to job rows and idempotency rows, w
     expect((await stored(t().db, quoting)).job).toContain("Verhoeven");
     const finish = await inFlight(quoting);
 
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/memory/forget-session`, { headers: admin.headers, body: { session_id: writer.session } });
     expect(r.status).toBe(200);
     expect(r.body.done).toBe(false);

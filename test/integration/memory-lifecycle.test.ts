@@ -19,6 +19,7 @@ import { grantRepo } from "../../core/accounts/accounts";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 
 async function left(db: Db, tenant: string, session: string): Promise<Record<string, number>> {
   const r = await sql<Record<string, string | number>>`
@@ -160,7 +161,7 @@ await describeEachDatabase("session memory that changes: learn, contradict, reca
     const url = `/api/v1/repos/${a.repoId}/memory/forget-session`;
     const denied = await call(srv.url, "POST", url, { headers: th.headers, body: { session_id: th.session } });
     expect([denied.status, denied.body.error.code]).toEqual([403, "repo_permission_denied"]);
-    await grantRepo(t().db, { repoId: a.repoId, userId: a.userId, level: "admin" });
+    await grantRepo(identityStore(t().db), { repoId: a.repoId, userId: a.userId, level: "admin" });
     const r = await call(srv.url, "POST", url, { headers: other.headers, body: { session_id: th.session } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ scope: "promoted", session_id: th.session, done: true, stores: [

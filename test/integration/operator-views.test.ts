@@ -16,6 +16,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, type JsonResponse, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
+import { identityStore } from "../../db/identity/store";
 
 const clock = systemClock;
 
@@ -39,7 +40,7 @@ await describeEachDatabase("operator views never show a thread's session ID", (t
   beforeAll(async () => {
     th = await startTestHost(t(), handlers);
     const ctx = testContext(t().db, { clock });
-    ctx.jobs = { db: t().db, clock, registry: th.registry, dispatcher: th.dispatcher };
+    ctx.jobs = { db: t().db, identity: identityStore, clock, registry: th.registry, dispatcher: th.dispatcher };
     srv = await listen(createApp(ctx));
     admin = await seedAccount(t().db, { platformAdmin: true });
     e = await seedExecution(t().db, clock);

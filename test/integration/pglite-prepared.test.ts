@@ -13,6 +13,7 @@ import { PREPARE } from "../../core/prepare";
 import { registerSession } from "../../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../../db/database";
 import { seedAccount } from "../support/fixtures";
+import { identityStore } from "../../db/identity/store";
 
 describe("named prepared statements on PGlite", () => {
   let d: OpenDatabase;
@@ -26,10 +27,10 @@ describe("named prepared statements on PGlite", () => {
 
   it("reads the current rows on every call: a key revoked between two calls is refused on the second", async () => {
     const a = await seedAccount(d.db);
-    const actor = await authenticate(d.db, systemClock, { bearer: a.apiKey });
+    const actor = await authenticate(identityStore(d.db), systemClock, { bearer: a.apiKey });
     expect(actor.userId).toBe(a.userId);
-    await revokeApiKey(d.db, { prefix: apiKeyPrefix(a.apiKey), at: new Date() });
-    await expect(authenticate(d.db, systemClock, { bearer: a.apiKey })).rejects.toMatchObject({ code: "api_key_revoked" });
+    await revokeApiKey(identityStore(d.db), { prefix: apiKeyPrefix(a.apiKey), at: new Date() });
+    await expect(authenticate(identityStore(d.db), systemClock, { bearer: a.apiKey })).rejects.toMatchObject({ code: "api_key_revoked" });
   });
 
   it("keeps parameter and result types (null, text, timestamps, booleans, numbers) across calls", async () => {
@@ -83,10 +84,10 @@ describe("named prepared statements on PGlite", () => {
   it("authorize()'s read runs on a plan made once: after PostgreSQL's five trial plans, no call plans it again", async () => {
     const a = await seedAccount(d.db);
     const session = `plan-${a.userId.slice(0, 8)}`;
-    await registerSession(d.db, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, session);
+    await registerSession(identityStore(d.db), systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, session);
     const plans = async () =>
       (await sql<{ generic: number; custom: number }>`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like ${"%with q(%session_bindings b%"} and statement not like ${"%$2::text, $3::text%"}`.execute(d.db)).rows;
-    for (let i = 0; i < 20; i++) await authenticateFor(d.db, systemClock, { bearer: a.apiKey }, session);
+    for (let i = 0; i < 20; i++) await authenticateFor(identityStore(d.db), systemClock, { bearer: a.apiKey }, session);
     const [p] = await plans();
     expect(p!.custom).toBeLessThanOrEqual(5);
     expect(p!.generic).toBeGreaterThanOrEqual(15);

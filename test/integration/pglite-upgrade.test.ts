@@ -23,6 +23,7 @@ import { migrateToLatest, openDatabase } from "../../db/database";
 import { openNewCluster, PG_MAJOR } from "../../db/pglite";
 import { copyToNewCluster, SCRATCH, STATE_FILE, type PGliteUpgrade } from "../../db/pglite-upgrade";
 import type { Database } from "../../db/schema";
+import { identityStore } from "../../db/identity/store";
 
 const work = mkdtempSync(path.join(tmpdir(), "codesynapse-upgrade-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -41,12 +42,12 @@ async function oldDataDir(): Promise<OldData> {
   const pglite = await PGlite17.create(dir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   await migrateToLatest(db);
-  const { org_id: orgId } = await createOrg(db, { name: "Acme" });
-  const { user_id: userId } = await createUser(db, { email: "ada@example.test" });
-  await addMember(db, { orgId, userId, role: "admin" });
-  const { api_key: apiKey } = await createApiKey(db, { orgId, userId });
-  await createRepo(db, { orgId, name: "widgets" });
-  for (let i = 0; i < 25; i++) await audit(db, { at: new Date(), orgId, actorUserId: userId, actorKeyId: null, action: "session.register", outcome: "ok", sessionTarget: `s-${i}` });
+  const { org_id: orgId } = await createOrg(identityStore(db), { name: "Acme" });
+  const { user_id: userId } = await createUser(identityStore(db), { email: "ada@example.test" });
+  await addMember(identityStore(db), { orgId, userId, role: "admin" });
+  const { api_key: apiKey } = await createApiKey(identityStore(db), { orgId, userId });
+  await createRepo(identityStore(db), { orgId, name: "widgets" });
+  for (let i = 0; i < 25; i++) await audit(identityStore(db), { at: new Date(), orgId, actorUserId: userId, actorKeyId: null, action: "session.register", outcome: "ok", sessionTarget: `s-${i}` });
   await db.destroy();
   expect(readFileSync(path.join(dir, "PG_VERSION"), "utf8").trim()).toBe("17");
   return { dir, apiKey, orgId, audits: 25 };
@@ -60,14 +61,14 @@ async function expectUpgraded(old: OldData): Promise<void> {
   try {
     expect(readFileSync(path.join(old.dir, "PG_VERSION"), "utf8").trim()).toBe(PG_MAJOR);
     expect(await migrateToLatest(database.db)).toEqual([]);
-    const actor = await authenticate(database.db, systemClock, { bearer: old.apiKey });
+    const actor = await authenticate(identityStore(database.db), systemClock, { bearer: old.apiKey });
     expect(actor.orgId).toBe(old.orgId);
     expect(await auditCount(database.db)).toBe(old.audits);
     const repos = await database.db.selectFrom("repositories").select("name").execute();
     expect(repos.map((r) => r.name)).toEqual(["widgets"]);
     // The bigserial continues after the old rows instead of colliding with them.
     const before = Number((await sql<{ m: string }>`select max(id) as m from audit_log`.execute(database.db)).rows[0]!.m);
-    await audit(database.db, { at: new Date(), orgId: old.orgId, actorUserId: null, actorKeyId: null, action: "session.revoke", outcome: "ok", sessionTarget: "after-upgrade" });
+    await audit(identityStore(database.db), { at: new Date(), orgId: old.orgId, actorUserId: null, actorKeyId: null, action: "session.revoke", outcome: "ok", sessionTarget: "after-upgrade" });
     const after = Number((await sql<{ m: string }>`select max(id) as m from audit_log`.execute(database.db)).rows[0]!.m);
     expect(after).toBe(before + 1);
   } finally {

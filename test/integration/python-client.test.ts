@@ -26,6 +26,7 @@ import { seedAccount, uniq } from "../support/fixtures";
 import { listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { describeWithPython, probePython, ROOT, venv } from "../support/python";
+import { identityStore } from "../../db/identity/store";
 
 const run = promisify(execFile);
 const py = await probePython();
@@ -77,7 +78,7 @@ describeWithPython(py, "Python client (clients/python)", () => {
         pools: ["ai"],
       });
       stopHost = () => th.stop();
-      ref.queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+      ref.queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
       ctx.memory = memory;
       ctx.jobs = ref.queue;
       srv = await listen(createApp(ctx));

@@ -8,6 +8,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContextWithMemory } from "../support/app";
+import { identityStore } from "../../db/identity/store";
 
 await describeEachDatabase("session memory over HTTP", (t) => {
   let srv: TestServer;
@@ -92,7 +93,7 @@ await describeEachDatabase("session memory over HTTP", (t) => {
     expect((await call(srv.url, "GET", sm(a), { headers: h })).body.error.code).toBe("namespace_closed");
     expect((await call(srv.url, "DELETE", sm(a), { headers: h })).status).toBe(200);
     const other = await seedAccount(t().db, { orgId: a.orgId });
-    await grantRepo(t().db, { repoId: other.repoId, userId: a.userId, level: "read" });
+    await grantRepo(identityStore(t().db), { repoId: other.repoId, userId: a.userId, level: "read" });
     const ok = await call(srv.url, "POST", `/api/v1/repos/${other.repoName}/session-memory`, { headers: h, body: { triples: [triple("A", "calls", "B")] } });
     expect(ok.status).toBe(200);
   });

@@ -30,6 +30,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
 import { describeWithService, probeService } from "../support/services";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const pgStatus = await probeService("postgres");
@@ -92,7 +93,7 @@ describeWithService(pgStatus, "a stale writer writes nothing [postgres]", () => 
 
         // 2. Worker B reclaims it once the lease has run out and ingests the snapshot as it is now.
         await writeFixtureRepo(dir, snapshot("freshOnly"));
-        const th = await startTestHost(database, jobKindHandlers({ config, stores: relationalStores(db), memory, queue: () => ({ db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher }) }), {
+        const th = await startTestHost(database, jobKindHandlers({ config, stores: relationalStores(db), memory, queue: () => ({ db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher }) }), {
           pools: ["ingest"],
           leaseMs: LEASE_MS,
           stores: { repository: memory.repository.store },

@@ -23,6 +23,7 @@ import { FIXTURE_FILES } from "../support/fixture-repo";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { ingestArchive, listen, threadClient, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
+import { identityStore } from "../../db/identity/store";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const README = path.join(ROOT, "clients/typescript/README.md");
@@ -75,7 +76,7 @@ await describeEachDatabase("@codesynapse/client", (t) => {
       pools: ["ingest", "ai"],
     });
     stopHost = () => th.stop();
-    ref.queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    ref.queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
     ctx.memory = memory;
     ctx.jobs = ref.queue;
     srv = await listen(createApp(ctx));

@@ -12,6 +12,7 @@ import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
 import { ADMIN_COMMANDS } from "../../ops/admin-commands";
+import { identityStore } from "../../db/identity/store";
 import { systemClock } from "../../core/clock";
 import { verifySignature } from "../../core/webhook-signature";
 import type { Db } from "../../db/schema";
@@ -73,7 +74,7 @@ await describeEachDatabase("completion webhooks", (t) => {
 
   beforeAll(async () => {
     th = await startTestHost(t(), [quick, parked], { pools: ["ai"] });
-    queue = { db: t().db, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
+    queue = { db: t().db, identity: identityStore, clock: systemClock, registry: th.registry, dispatcher: th.dispatcher };
   });
   afterAll(async () => {
     await th?.stop();
@@ -84,7 +85,7 @@ await describeEachDatabase("completion webhooks", (t) => {
     const r = await receiver(script);
     receivers.push(r);
     const e = await seedExecution(t().db, systemClock);
-    const set = (await ADMIN_COMMANDS["set-webhook"]!.run(t().db, systemClock, { org: e.account.orgId, url: r.url })) as { secret: string; url: string };
+    const set = (await ADMIN_COMMANDS["set-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId, url: r.url })) as { secret: string; url: string };
     expect(set.secret).toMatch(/^whsec_/);
     return { r, e, secret: set.secret };
   }
@@ -147,7 +148,7 @@ await describeEachDatabase("completion webhooks", (t) => {
     expect(r.got).toHaveLength(4);
     await sender().runOnce();
     expect(r.got).toHaveLength(4);
-    const listed = (await ADMIN_COMMANDS["webhook-deliveries"]!.run(t().db, systemClock, { org: e.account.orgId, status: "failed" })) as { deliveries: unknown[] };
+    const listed = (await ADMIN_COMMANDS["webhook-deliveries"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId, status: "failed" })) as { deliveries: unknown[] };
     expect(listed.deliveries).toEqual([expect.objectContaining({ id: d.id, job_id: job.id, status: "failed", attempts: 4 })]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
   });
@@ -181,7 +182,7 @@ await describeEachDatabase("completion webhooks", (t) => {
     // Recorded while the webhook existed, sent after it was removed: failed, not sent anywhere.
     const pendingJob = await park();
     await cancelJob(t().db, e.identity, pendingJob.id, systemClock.now());
-    expect(await ADMIN_COMMANDS["remove-webhook"]!.run(t().db, systemClock, { org: e.account.orgId })).toEqual({ org_id: e.account.orgId, removed: true });
+    expect(await ADMIN_COMMANDS["remove-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId })).toEqual({ org_id: e.account.orgId, removed: true });
     expect(await settle(e.account.orgId, pendingJob.id)).toMatchObject({ status: "failed", last_error: "webhook_removed", last_status: null });
     expect(r.got).toHaveLength(1);
     // Without a webhook nothing is recorded at all.
@@ -197,12 +198,12 @@ await describeEachDatabase("completion webhooks", (t) => {
 
   it("set-webhook refuses bad URLs and short secrets with a clear error, and unknown organisations", async () => {
     const e = await seedExecution(t().db, systemClock);
-    const set = (f: Record<string, string>) => ADMIN_COMMANDS["set-webhook"]!.run(t().db, systemClock, { org: e.account.orgId, ...f });
+    const set = (f: Record<string, string>) => ADMIN_COMMANDS["set-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId, ...f });
     await expect(set({ url: "ftp://example.test/x" })).rejects.toMatchObject({ code: "validation_failed", details: { flag: "url" } });
     await expect(set({ url: "not a url" })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(set({ url: "https://user:pw@example.test/x" })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(set({ url: "https://example.test/x", secret: "short" })).rejects.toMatchObject({ code: "validation_failed", details: { flag: "secret" } });
-    await expect(ADMIN_COMMANDS["set-webhook"]!.run(t().db, systemClock, { org: "org_nope", url: "https://example.test/x" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(ADMIN_COMMANDS["set-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: "org_nope", url: "https://example.test/x" })).rejects.toMatchObject({ code: "not_found" });
     const own = "my-own-signing-secret-0123456789";
     expect(await set({ url: "https://example.test/x", secret: own })).toEqual({ org_id: e.account.orgId, url: "https://example.test/x", secret: own });
   });

@@ -10,11 +10,13 @@ import { silentLogger, type Logger } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
 import { relationalStores } from "../../db/stores";
+import { identityStore } from "../../db/identity/store";
 import { buildMemoryServices } from "../../main/memory";
 
 export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?: Record<string, string> } = {}): AppContext {
   return {
     db,
+    identity: identityStore(db),
     stores: relationalStores(db),
     clock: opts.clock ?? new ManualClock(Date.now()),
     // An answer that breaks its output schema fails loudly here (api/output-check.ts); production strips and counts.

@@ -11,6 +11,7 @@ import { JobMetrics } from "../../queues/metrics";
 import { JobRegistry } from "../../queues/registry";
 import type { JobHandler } from "../../workers/handler";
 import { startWorkers, type WorkerHost, type WorkerHostOptions } from "../../workers/host";
+import { identityStore } from "../../db/identity/store";
 
 export interface TestHost {
   host: WorkerHost;
@@ -31,6 +32,7 @@ export async function startTestHost(
   const metrics = new JobMetrics({ db: database.db });
   const host = await startWorkers({
     db: database.db,
+    identity: identityStore,
     clock: o.clock ?? systemClock,
     logger: silentLogger(),
     registry,

@@ -24,6 +24,7 @@ import { JobRegistry } from "../../queues/registry";
 import { defineHandler, type JobHandler, type PersistStores } from "../../workers/handler";
 import { startWorkers } from "../../workers/host";
 import { anyParams } from "./jobs";
+import { identityStore } from "../../db/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const env = process.env;
@@ -69,7 +70,7 @@ if (env.CHILD_MODE === "ingest") {
   ]);
   const config = loadConfig({ ...env, INGEST_ALLOWED_ROOTS: env.CHILD_INGEST_ROOT! });
   const memory = buildMemoryServices(config, database.db, systemClock, silentLogger());
-  const queue = { db: database.db, clock: systemClock, registry, dispatcher };
+  const queue = { db: database.db, identity: identityStore, clock: systemClock, registry, dispatcher };
   const ingest = ingestHandler({ config, queue: () => queue, stores: relationalStores(database.db), repository: memory.repository.store });
   registry.register({
     ...ingest,
@@ -83,6 +84,7 @@ if (env.CHILD_MODE === "ingest") {
 } else registry.register(env.CHILD_MODE === "storm" ? storm : block);
 await startWorkers({
   db: database.db,
+  identity: identityStore,
   clock: systemClock,
   logger: silentLogger(),
   registry,

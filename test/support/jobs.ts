@@ -8,6 +8,7 @@ import type { Db } from "../../db/schema";
 import { enqueueJob } from "../../queues/sql/enqueueJob";
 import type { JobRow, Pool } from "../../queues/jobs";
 import { seedAccount, uniq, type Account } from "./fixtures";
+import { identityStore } from "../../db/identity/store";
 
 export interface Execution {
   account: Account;
@@ -19,7 +20,7 @@ export async function seedExecution(db: Db, clock: Clock, opts: { account?: Acco
   const account = opts.account ?? (await seedAccount(db));
   const principal: Principal = { orgId: account.orgId, userId: account.userId, apiKeyId: account.keyId, loginSessionId: null };
   const sessionId = uniq("sess");
-  await registerSession(db, clock, principal, sessionId);
+  await registerSession(identityStore(db), clock, principal, sessionId);
   const identity = makeIdentity({ tenant_id: account.orgId, subject_id: account.userId, session_id: sessionId, parent_session_id: sessionId });
   return { account, identity, principal };
 }

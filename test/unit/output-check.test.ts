@@ -41,6 +41,7 @@ async function serve(op: Operation, mode: "strip" | "fail") {
   const registry = new Registry();
   const ctx = {
     db: undefined as never,
+    identity: undefined as never,
     stores: undefined as never,
     clock: new ManualClock(0),
     config: loadConfig({ OUTPUT_SCHEMA_MISMATCH: mode }),
