@@ -53,6 +53,11 @@ export async function claimJobsChecked(db: Db, o: ClaimOptions): Promise<Checked
 }
 
 const AUTH_PREFIX = "auth_";
+/** The read's columns as the claim selects them (`a.<col> as auth_<col>`), built once: the claim is a hot statement. */
+const AUTH_SELECT = sql.join(AUTHORIZE_COLUMNS.map((c) => sql`a.${sql.ref(c)} as ${sql.ref(AUTH_PREFIX + c)}`));
+/** [selected name, AuthRow field] of each read column. */
+const AUTH_FIELDS: ReadonlyArray<readonly [string, string]> = AUTHORIZE_COLUMNS.map((c) => [AUTH_PREFIX + c, c]);
+const AUTH_JOB_ID = `${AUTH_PREFIX}job_id`;
 
 async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<CheckedClaim[]> {
   if (o.limit <= 0 || (o.ids && o.ids.length === 0)) return [];
@@ -74,12 +79,11 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
     const r = await sql<JobRow>`${update} select * from claimed`.execute(db);
     return r.rows.map((row) => ({ row }));
   }
-  const authCols = sql.join(AUTHORIZE_COLUMNS.map((c) => sql`a.${sql.ref(c)} as ${sql.ref(AUTH_PREFIX + c)}`));
   // The read runs per claimed row, as a lateral subquery over a one-row `q` made from that row:
   // linear in the batch. (Joining a CTE of all reads back to the claimed rows was quadratic: the
   // generic plan estimates one row per CTE and nests the loops — 256 rows read 65,536 times.)
   const r = await sql<Record<string, unknown>>`${update}
-    select c.*, a.i as auth_job_id, ${authCols}
+    select c.*, a.i as auth_job_id, ${AUTH_SELECT}
       from claimed c
       left join lateral (
         with q as (
@@ -89,15 +93,14 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
            where not c.system and c.session_id is not null and c.tenant_id is not null and c.actor_user_id is not null
         ) ${AUTHORIZE_READ}
       ) a on true`.execute(db);
+  // The job's own columns are the result's other columns: found once per result, not per row.
+  const jobKeys = r.rows.length > 0 ? Object.keys(r.rows[0]!).filter((k) => !k.startsWith(AUTH_PREFIX)) : [];
   return r.rows.map((raw) => {
     const row: Record<string, unknown> = {};
+    for (const k of jobKeys) row[k] = raw[k];
+    if (raw[AUTH_JOB_ID] === null || raw[AUTH_JOB_ID] === undefined) return { row: row as unknown as JobRow };
     const auth: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(raw)) {
-      if (k.startsWith(AUTH_PREFIX)) auth[k.slice(AUTH_PREFIX.length)] = v;
-      else row[k] = v;
-    }
-    const hasAuth = auth.job_id !== null && auth.job_id !== undefined;
-    delete auth.job_id;
-    return hasAuth ? { row: row as unknown as JobRow, auth: auth as unknown as AuthRow } : { row: row as unknown as JobRow };
+    for (const [from, to] of AUTH_FIELDS) auth[to] = raw[from];
+    return { row: row as unknown as JobRow, auth: auth as unknown as AuthRow };
   });
 }
