@@ -25,6 +25,8 @@ export function queryInput(q: AuthQuery): [string | null, string | null, string 
 }
 
 const NULL_TEXT = sql`null::text`;
+/** The input row's column list, built once (a hot statement). */
+const INPUT_COLUMNS = sql.join(AUTHORIZE_INPUT.map((c) => sql.ref(c)));
 
 /**
  * One `q` value as the statement takes it. For a single query an absent value is written as a
@@ -50,7 +52,7 @@ export async function readAuthorization(db: Db, queries: readonly AuthQuery[]): 
     }),
   );
   const r = await sql<AuthRow & { i: string }>`${PREPARE}
-    with q(${sql.join(AUTHORIZE_INPUT.map((c) => sql.ref(c)))}) as (values ${values})
+    with q(${INPUT_COLUMNS}) as (values ${values})
     ${AUTHORIZE_READ}`.execute(db);
   const byIndex = new Map(r.rows.map((row) => [Number(row.i), row]));
   return queries.map((_, i) => byIndex.get(i));
