@@ -8,6 +8,12 @@
  * the client turns that into a `HugeGraphRefusal` carrying `<code>`, so the
  * store can map it to the platform's typed error. HugeGraph runs each request
  * in one transaction and rolls it back when the script throws.
+ *
+ * A busy server refuses a request before running it (503 with
+ * ServiceUnavailableException: no free REST worker thread). Nothing of such a
+ * request was done, so the client sends it again after a short, growing,
+ * jittered pause, up to BUSY_RETRIES times; a server still busy then fails the
+ * call with that 503.
  */
 
 export interface HugeGraphOptions {
@@ -41,6 +47,16 @@ export class HugeGraphError extends Error {
 
 const REFUSAL = /^codesynapse:([a-z_]+)$/;
 
+/** Sends of one request a busy server refused (503, before running it) before the call fails; pauses 25 ms doubling to 800 ms. */
+export const BUSY_RETRIES = 8;
+const BUSY_BASE_MS = 25;
+const BUSY_MAX_MS = 800;
+
+/** The server refused the request for want of a worker thread: it ran nothing. */
+function refusedBusy(status: number, text: string): boolean {
+  return status === 503 && text.includes("ServiceUnavailableException");
+}
+
 interface GremlinResponse {
   result?: { data?: unknown[] };
   status?: { code?: number; message?: string };
@@ -61,13 +77,11 @@ export class HugeGraphClient {
 
   /** Runs a constant Gremlin-Groovy script with bindings; returns `result.data`. */
   async gremlin<T = unknown>(script: string, bindings: Record<string, unknown> = {}): Promise<T[]> {
-    const res = await fetch(`${this.url}/gremlin`, {
+    const { res, text } = await this.#send(`${this.url}/gremlin`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ gremlin: script, bindings, language: "gremlin-groovy", aliases: { graph: this.graph, g: `__g_${this.graph}` } }),
-      signal: AbortSignal.timeout(this.timeoutMs),
     });
-    const text = await res.text();
     let body: GremlinResponse;
     try {
       body = JSON.parse(text) as GremlinResponse;
@@ -96,15 +110,24 @@ export class HugeGraphClient {
 
   /** Graph-scoped REST call: `{url}/graphs/{graph}{path}`. */
   async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}/graphs/${encodeURIComponent(this.graph)}${path}`, {
+    const { res, text } = await this.#send(`${this.url}/graphs/${encodeURIComponent(this.graph)}${path}`, {
       method,
       headers: body === undefined ? { Accept: "application/json" } : { "Content-Type": "application/json", Accept: "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(this.timeoutMs),
     });
-    const text = await res.text();
     if (res.status >= 300) throw new HugeGraphError(res.status, "rest", text.slice(0, 300));
     return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** One request, sent again while a busy server refuses it (see above); each send has the full timeout. */
+  async #send(url: string, init: RequestInit): Promise<{ res: Response; text: string }> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+      const text = await res.text();
+      if (attempt >= BUSY_RETRIES || !refusedBusy(res.status, text)) return { res, text };
+      const cap = Math.min(BUSY_MAX_MS, BUSY_BASE_MS * 2 ** attempt);
+      await new Promise((r) => setTimeout(r, cap / 2 + Math.random() * (cap / 2)));
+    }
   }
 
   /** Waits for an asynchronous schema task (index rebuilds) to finish. */
