@@ -16,7 +16,7 @@ import type { JobEvents } from "../ops/job-events";
 
 export interface AppContext {
   db: Db;
-  /** Accounts, keys, sign-ins, the session registry and authorization's reads (db/identity/ over `db`). */
+  /** Accounts, keys, sign-ins, the session registry and authorization's reads (db/sql/identity/ over `db`). */
   identity: IdentityStore;
   clock: Clock;
   config: Config;

@@ -29,7 +29,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { createApp } from "../api/app";
 import { PREPARE } from "../core/prepare";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 import { systemClock } from "../core/clock";
 import { loadConfig } from "../core/config";
 import { silentLogger } from "../core/log";
@@ -152,7 +152,7 @@ async function baselineStack(): Promise<Baseline | undefined> {
   const fixtures = await load<{ seedAccount: typeof seedAccount }>("test/support/fixtures.ts");
   const registry = await load<{ registerSession: typeof registerSession }>("core/registry/registry.ts");
   // Its own identity store, when it has one; a checkout from before it passes the database handle itself.
-  const stores = await load<{ identityStore: typeof identityStore }>("db/identity/store.ts").catch(() => undefined);
+  const stores = await load<{ identityStore: typeof identityStore }>("db/sql/identity/store.ts").catch(() => undefined);
   return {
     async listen(kind) {
       const { d, cleanup } = await openTarget(kind, database);

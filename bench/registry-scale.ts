@@ -32,7 +32,7 @@ import { BINDING_TTL_MS } from "../core/limits";
 import { expireDueBindings, registerSession } from "../core/registry/registry";
 import { markCleanupDone, pendingCleanups } from "../core/retention/cleanup";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 import { seedAccount, type Account } from "../test/support/fixtures";
 import { listen } from "../test/support/http";
 

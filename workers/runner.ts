@@ -85,7 +85,7 @@ const OUTCOME_RETRY: RetryPolicy = { attempts: 1_000, baseMs: 100, maxMs: 2_000 
 
 export interface RunnerOptions {
   db: Db;
-  /** The identity store over a handle — the root one, or the fenced transaction (main/ wires db/identity/). */
+  /** The identity store over a handle — the root one, or the fenced transaction (main/ wires db/sql/identity/). */
   identity: (db: Db) => IdentityStore;
   clock: Clock;
   registry: JobRegistry<JobHandler>;

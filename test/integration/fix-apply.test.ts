@@ -29,7 +29,7 @@ import { describeEachDatabase } from "../support/databases";
 import { writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 const SOURCE = "export function total(xs: number[]): number {\n  let t = 0;\n  for (const x of xs) t += x;\n  return t;\n}\n";

@@ -16,7 +16,7 @@ import { sweepSessions } from "../../core/retention/cleanup";
 import { silentLogger } from "../../core/log";
 import type { Db } from "../../db/schema";
 import { describeEachDatabase } from "../support/databases";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";

@@ -9,7 +9,7 @@ import { loadConfig } from "../../core/config";
 import { silentLogger, type Logger } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { buildMemoryServices } from "../../main/memory";
 
 export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?: Record<string, string> } = {}): AppContext {

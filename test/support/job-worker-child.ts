@@ -24,7 +24,7 @@ import { JobRegistry } from "../../queues/registry";
 import { defineHandler, type JobHandler, type PersistStores } from "../../workers/handler";
 import { startWorkers } from "../../workers/host";
 import { anyParams } from "./jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const env = process.env;
 const database = await openDatabase({ url: env.CHILD_DATABASE_URL!, schema: env.CHILD_SCHEMA!, poolSize: 4 });
