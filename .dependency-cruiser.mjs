@@ -42,7 +42,7 @@ const DRIVER_PATH = `^node_modules/(${DRIVERS.join("|")})/`;
 /** The Kysely table map: types core may name (core reaches the store through Kysely, an interface). */
 const TABLE_MAP = "^db/(schema|memory-schema|job-events-schema)\\.ts$";
 /** The authorization read's query text (a Kysely `sql` fragment, no driver): queues/sql/claimJobs.ts embeds it. */
-const AUTHORIZE_READ = "^db/identity/authorize-read\\.ts$";
+const AUTHORIZE_READ = "^db/sql/identity/authorize-read\\.ts$";
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {

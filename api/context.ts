@@ -16,7 +16,7 @@ import type { JobQueue } from "../queues/submit";
 import type { JobEvents } from "../ops/job-events";
 
 export interface AppContext {
-  /** Accounts, keys, sign-ins, the session registry and authorization's reads (db/identity/ over `db`). */
+  /** Accounts, keys, sign-ins, the session registry and authorization's reads (db/sql/identity/ over `db`). */
   identity: IdentityStore;
   db: Db;
   /** The relational stores the rules use (core/stores.ts), over `db`: built by main/ (db/stores.ts). */

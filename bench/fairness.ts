@@ -31,7 +31,7 @@ import { createJobQueue } from "../queues/service";
 import { submitJob } from "../queues/submit";
 import { defineHandler, type JobHandler } from "../workers/handler";
 import { startWorkers } from "../workers/host";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 
 const pgUrl = () => process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -28,7 +28,7 @@ import { cancelJob } from "../queues/sql/cancelJob";
 import { submitJobOnce } from "../queues/submit";
 import { setOrgWebhook } from "../queues/webhooks";
 import { defineHandler, type JobHandler } from "../workers/handler";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";
 const N = Number(process.env.BENCH_JOBS ?? 2000);

@@ -29,7 +29,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { createApp } from "../api/app";
 import { PREPARE } from "../core/prepare";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 import { systemClock } from "../core/clock";
 import { loadConfig } from "../core/config";
 import { silentLogger } from "../core/log";
@@ -152,13 +152,18 @@ async function baselineStack(): Promise<Baseline | undefined> {
   const database = await load<{ openDatabase: typeof openDatabase; migrateToLatest: typeof migrateToLatest }>("db/database.ts");
   const fixtures = await load<{ seedAccount: typeof seedAccount }>("test/support/fixtures.ts");
   const registry = await load<{ registerSession: typeof registerSession }>("core/registry/registry.ts");
+  // Its own identity store, when it has one; a checkout from before it passes the database handle itself.
+  const stores = await load<{ identityStore: typeof identityStore }>("db/sql/identity/store.ts").catch(() => undefined);
+  // Its own relational stores, when it has them.
+  const relational = await load<{ relationalStores: typeof relationalStores }>("db/stores.ts").catch(() => undefined);
   return {
     async listen(kind) {
       const { d, cleanup } = await openTarget(kind, database);
       const a = await fixtures.seedAccount(d.db);
       const sessionId = `bench-${randomBytes(6).toString("hex")}`;
-      await registry.registerSession(identityStore(d.db), systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
-      const srv = await listen(baseCreateApp({ db: d.db, stores: relationalStores(d.db), identity: identityStore(d.db), clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
+      const identity = stores ? stores.identityStore(d.db) : (d.db as unknown as ReturnType<typeof identityStore>);
+      await registry.registerSession(identity, systemClock, { orgId: a.orgId, userId: a.userId, apiKeyId: a.keyId, loginSessionId: null }, sessionId);
+      const srv = await listen(baseCreateApp({ db: d.db, identity, ...(relational ? { stores: relational.relationalStores(d.db) } : {}), clock: systemClock, config: loadConfig({}), logger: silentLogger() } as AppContext));
       return {
         url: srv.url,
         sessionId,

@@ -48,7 +48,7 @@ import { submitJob } from "../queues/submit";
 import { defineHandler, type JobHandler } from "../workers/handler";
 import { startWorkers } from "../workers/host";
 import { PREFETCH_PER_SLOT } from "../workers/sources/slots";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 
 // Read when used: bench/run.ts sets TEST_DATABASE_URL after its imports.
 const pgUrl = () => process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://codesynapse:codesynapse@127.0.0.1:5432/codesynapse_test";

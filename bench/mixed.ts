@@ -36,7 +36,7 @@ import { systemClock } from "../core/clock";
 import { registerSession } from "../core/registry/registry";
 import { migrateToLatest, openDatabase } from "../db/database";
 import { seedAccount, type Account } from "../test/support/fixtures";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 
 const MEASURE_S = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const WARMUP_S = Number(process.env.BENCH_MIXED_WARMUP ?? 5);

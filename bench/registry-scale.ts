@@ -34,7 +34,7 @@ import { markCleanupDone } from "../db/sql/sessions/markCleanupDone";
 import { pendingCleanups } from "../db/sql/sessions/pendingCleanups";
 import { relationalStores } from "../db/stores";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 import { seedAccount, type Account } from "../test/support/fixtures";
 import { listen } from "../test/support/http";
 

@@ -1,6 +1,6 @@
 /**
  * authorize(): identity and repository permission, resolved by ONE statement
- * (one query text, IdentityStore.readAuthorization: db/identity/authorize-read.ts)
+ * (one query text, IdentityStore.readAuthorization: db/sql/identity/authorize-read.ts)
  * and decided by one pure function (core/authorize-rules.ts, one refusal
  * order). The HTTP middleware, the MCP endpoint, submission, the job claim and
  * the recheck before a job persists all read through that statement and decide

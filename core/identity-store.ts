@@ -3,7 +3,7 @@
  * session registry and the audit log — one verb per method, no rules. The
  * rules (validation, refusals, what a missing row means, the registry's
  * states) stay in core/accounts/, core/registry/ and core/audit.ts;
- * db/identity/ implements the verbs over the relational database and main/
+ * db/sql/identity/ implements the verbs over the relational database and main/
  * wires the store into the app context.
  */
 import type { AuditEntry } from "./audit";

@@ -121,7 +121,7 @@ async function runAdmin(argv: string[]): Promise<void> {
       import("./runtime"),
       import("../core/clock"),
       import("../ops/admin-commands"),
-      import("../db/identity/store"),
+      import("../db/sql/identity/store"),
     ]);
     const database = await openStores(cfg, logger);
     try {

@@ -17,7 +17,7 @@ import { SessionCleaners } from "../core/retention/cleaners";
 import { uploadsCleaner } from "../core/ingest/uploads";
 import { idempotencyCleaner } from "../queues/idempotency";
 import { sweepGenerations } from "../db/graph/postgres/generations";
-import { identityStore } from "../db/identity/store";
+import { identityStore } from "../db/sql/identity/store";
 import { jobQuotesCleaner } from "../queues/memory-erasure";
 import { JobMetrics } from "../queues/metrics";
 import { Counter, Gauge, type Registry } from "prom-client";

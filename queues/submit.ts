@@ -46,7 +46,7 @@ import { countQueued } from "./sql/countQueued";
 
 export interface JobQueue {
   db: Db;
-  /** The identity store over a handle — the root one, or the caller's transaction (main/ wires db/identity/). */
+  /** The identity store over a handle — the root one, or the caller's transaction (main/ wires db/sql/identity/). */
   identity: (db: Db) => IdentityStore;
   clock: Clock;
   registry: JobRegistry;

@@ -55,7 +55,7 @@ class LeaseLost extends Error {}
 const OUTCOME_RETRY: RetryPolicy = { attempts: 1_000, baseMs: 100, maxMs: 2_000 };
 
 export interface RunnerOptions extends OutcomeOptions {
-  /** The identity store over a handle — the root one, or the fenced transaction (main/ wires db/identity/). */
+  /** The identity store over a handle — the root one, or the fenced transaction (main/ wires db/sql/identity/). */
   identity: (db: Db) => IdentityStore;
   registry: JobRegistry<JobHandler>;
   leaseMs: number;

@@ -11,7 +11,7 @@ import { sql } from "kysely";
 import { PREPARE } from "../../core/prepare";
 import type { Db } from "../../db/schema";
 import type { AuthRow } from "../../core/authorize";
-import { AUTHORIZE_COLUMNS, AUTHORIZE_READ } from "../../db/identity/authorize-read";
+import { AUTHORIZE_COLUMNS, AUTHORIZE_READ } from "../../db/sql/identity/authorize-read";
 import type { JobRow } from "../jobs";
 import { nextRows, type FairShare } from "./fairShare";
 

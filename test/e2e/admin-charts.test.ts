@@ -32,7 +32,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { listen, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const SHOTS = path.resolve("test/artifacts/screenshots");
 const WIDTH = 1280;

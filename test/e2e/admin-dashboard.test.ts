@@ -30,7 +30,7 @@ import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor, anyParams } from "../support/jobs";
 import { probeService } from "../support/services";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const ARTIFACTS = path.resolve("test/artifacts");
 const redis = await probeService("redis");

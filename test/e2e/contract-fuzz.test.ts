@@ -34,7 +34,7 @@ import { seedAccount, uniq } from "../support/fixtures";
 import { listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { describeWithPython, probePython, ROOT, venv } from "../support/python";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 export const CHECKS = [
   "not_a_server_error",

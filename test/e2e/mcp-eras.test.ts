@@ -28,7 +28,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const MODERN = "2026-07-28";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

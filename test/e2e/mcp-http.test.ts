@@ -16,7 +16,7 @@ import { testContextWithMemory } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, registerThread, threadClient, type TestServer } from "../support/http";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const INIT = {
   jsonrpc: "2.0",

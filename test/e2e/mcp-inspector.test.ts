@@ -32,7 +32,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 /** The package's `mcp-inspector` bin (its launcher; `--cli` picks the CLI), as npx would run it. */
 const INSPECTOR_DIR = path.resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/inspector");

@@ -22,7 +22,7 @@ import { seedAccount } from "../support/fixtures";
 import { listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 await describeEachDatabase("MCP job tools", (t) => {
   let srv: TestServer;

@@ -16,7 +16,7 @@ import { runScript, type RunResult } from "../support/process";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { listen, registerThread, threadClient, type TestServer } from "../support/http";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = "bin/codesynapse.js";

@@ -32,7 +32,7 @@ import { startTestHost, type TestHost } from "../support/job-host";
 import { waitFor } from "../support/jobs";
 import { cleanEnv, startServer, type Started } from "../support/process";
 import { describeWithService, probeService } from "../support/services";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const MODERN = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";

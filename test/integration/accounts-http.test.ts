@@ -6,7 +6,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 await describeEachDatabase("accounts over HTTP", (t) => {
   let srv: TestServer;

@@ -18,7 +18,7 @@ import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
 import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 /** Counts the statements that read authorization (the one query text's binding join). */
 function authorizationReads(): { plugin: KyselyPlugin; count: () => number; settle: () => Promise<void>; reset: () => void } {

@@ -21,7 +21,7 @@ import { describeEachDatabase } from "../support/databases";
 import { call, executionHeaders, listen } from "../support/http";
 import { enqueueFor, seedExecution, type Execution } from "../support/jobs";
 import type { Db } from "../../db/schema";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 type Change = (db: Db, clock: ManualClock, e: Execution) => Promise<unknown>;
 

@@ -33,7 +33,7 @@ import { testContextWithMemory } from "../support/app";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 /** Room the rest of a body takes beside its one field at its limit: other fields, the MCP envelope. */
 const REST_OF_BODY = 4096;

@@ -12,7 +12,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 await describeEachDatabase("dashboard binding", (t) => {
   const clock = new ManualClock(Date.UTC(2026, 11, 2, 12, 0, 0));

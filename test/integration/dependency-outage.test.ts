@@ -19,7 +19,7 @@ import { bearer, call, listen, registerThread, type TestServer } from "../suppor
 import { waitFor } from "../support/jobs";
 import { describeWithService, probeService } from "../support/services";
 import { proxyFor, type TcpProxy } from "../support/tcp-proxy";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const pgStatus = await probeService("postgres");
 const redisStatus = await probeService("redis");

@@ -15,7 +15,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const DAY = 24 * 3600 * 1000;
 

@@ -35,7 +35,7 @@ import type { JobHandler } from "../../workers/handler";
 import { cleanupHandler } from "../../workers/pools/cleanup";
 import { jobKindHandlers } from "../../workers/pools/kinds";
 import { testContext } from "../support/app";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { fixtureTar } from "../support/archives";
 import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";

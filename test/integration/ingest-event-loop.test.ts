@@ -26,7 +26,7 @@ import { openTestDatabase, type TestDatabase } from "../support/databases";
 import { writeGeneratedRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const FILES = 250;

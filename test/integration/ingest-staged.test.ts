@@ -32,7 +32,7 @@ import { describeEachDatabase } from "../support/databases";
 import { writeGeneratedRepo } from "../support/fixture-repo";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);

@@ -32,7 +32,7 @@ import { FIXTURE_FILES, writeFixtureRepo } from "../support/fixture-repo";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const run = promisify(execFile);

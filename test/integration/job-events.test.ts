@@ -23,7 +23,7 @@ import { bearer, call, executionHeaders, listen, type TestServer } from "../supp
 import { startTestHost, type TestHost } from "../support/job-host";
 import { seedExecution, waitFor, type Execution } from "../support/jobs";
 import { openSse } from "../support/sse";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = systemClock;
 const headers = (e: Execution) => executionHeaders(e.account.apiKey, e.identity.session_id);

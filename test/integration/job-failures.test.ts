@@ -23,7 +23,7 @@ import { seedAccount, uniq } from "../support/fixtures";
 import { bearer, call, listen, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = systemClock;
 const SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ012345";

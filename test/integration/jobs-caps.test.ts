@@ -19,7 +19,7 @@ import { submitJob, type JobQueue } from "../../queues/submit";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { anyParams, seedExecution, type Execution } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = systemClock;
 const registry = new JobRegistry<JobHandler>()

@@ -17,7 +17,7 @@ import { relationalStores } from "../../db/stores";
 import { describeEachDatabase } from "../support/databases";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 /** A real cleaner over a real table: deletes at most `limit` of the session's rows per call. */
 function tableCleaner(db: Db): SessionCleaner {

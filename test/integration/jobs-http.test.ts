@@ -22,7 +22,7 @@ import { seedAccount } from "../support/fixtures";
 import { bearer, call, executionHeaders, listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = systemClock;
 const headers = (e: Execution) => executionHeaders(e.account.apiKey, e.identity.session_id);

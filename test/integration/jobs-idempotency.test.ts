@@ -35,7 +35,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { probeService } from "../support/services";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = new ManualClock(Date.UTC(2026, 11, 3, 9));
 const ask = (question: string) => ({ task: "question", question });

@@ -18,7 +18,7 @@ import { defineHandler, type JobHandler } from "../../workers/handler";
 import { describeEachDatabase } from "../support/databases";
 import { effectsOf, ensureEffectsTable, startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = systemClock;
 

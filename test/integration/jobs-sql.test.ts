@@ -21,7 +21,7 @@ import { upsertSchedule } from "../../queues/sql/upsertSchedule";
 import { describeEachDatabase } from "../support/databases";
 import { uniq } from "../support/fixtures";
 import { anyParams, enqueueFor, jobRow, seedExecution } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const LEASE = 1000;
 

@@ -32,7 +32,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer, type Thread } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { jobRow, waitFor } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const TERMINAL = new Set(["succeeded", "failed", "canceled", "abandoned", "refused"]);
 

@@ -19,7 +19,7 @@ import { grantRepo } from "../../core/accounts/accounts";
 import { seedAccount } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContext } from "../support/app";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 async function left(db: Db, tenant: string, session: string): Promise<Record<string, number>> {
   const r = await sql<Record<string, string | number>>`

@@ -16,7 +16,7 @@ import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, type JsonResponse, type TestServer } from "../support/http";
 import { startTestHost, type TestHost } from "../support/job-host";
 import { anyParams, enqueueFor, jobRow, seedExecution, waitFor, type Execution } from "../support/jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const clock = systemClock;
 

@@ -13,7 +13,7 @@ import { PREPARE } from "../../core/prepare";
 import { registerSession } from "../../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../../db/database";
 import { seedAccount } from "../support/fixtures";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 describe("named prepared statements on PGlite", () => {
   let d: OpenDatabase;

@@ -23,7 +23,7 @@ import { migrateToLatest, openDatabase } from "../../db/database";
 import { openNewCluster, PG_MAJOR } from "../../db/pglite";
 import { copyToNewCluster, SCRATCH, STATE_FILE, type PGliteUpgrade } from "../../db/pglite-upgrade";
 import type { Database } from "../../db/schema";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const work = mkdtempSync(path.join(tmpdir(), "codesynapse-upgrade-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -26,7 +26,7 @@ import { seedAccount, uniq } from "../support/fixtures";
 import { listen, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
 import { describeWithPython, probePython, ROOT, venv } from "../support/python";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const run = promisify(execFile);
 const py = await probePython();

@@ -8,7 +8,7 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, type Account } from "../support/fixtures";
 import { bearer, call, listen, registerThread, type TestServer } from "../support/http";
 import { testContextWithMemory } from "../support/app";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 await describeEachDatabase("session memory over HTTP", (t) => {
   let srv: TestServer;

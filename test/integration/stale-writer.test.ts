@@ -30,7 +30,7 @@ import { writeFixtureRepo } from "../support/fixture-repo";
 import { startTestHost } from "../support/job-host";
 import { enqueueFor, jobRow, seedExecution, waitFor } from "../support/jobs";
 import { describeWithService, probeService } from "../support/services";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const pgStatus = await probeService("postgres");

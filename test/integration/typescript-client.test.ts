@@ -23,7 +23,7 @@ import { FIXTURE_FILES } from "../support/fixture-repo";
 import { seedAccount, uniq, type Account } from "../support/fixtures";
 import { ingestArchive, listen, threadClient, type TestServer } from "../support/http";
 import { startTestHost } from "../support/job-host";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const README = path.join(ROOT, "clients/typescript/README.md");

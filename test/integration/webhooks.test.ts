@@ -12,7 +12,7 @@ import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
 import { ADMIN_COMMANDS } from "../../ops/admin-commands";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { systemClock } from "../../core/clock";
 import { verifySignature } from "../../core/webhook-signature";
 import type { Db } from "../../db/schema";

@@ -10,7 +10,7 @@ import { silentLogger, type Logger } from "../../core/log";
 import type { MemoryServices } from "../../core/memory/services";
 import type { Db } from "../../db/schema";
 import { relationalStores } from "../../db/stores";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { buildMemoryServices } from "../../main/memory";
 
 export function testContext(db: Db, opts: { clock?: Clock; logger?: Logger; env?: Record<string, string> } = {}): AppContext {

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { addMember, createOrg, createRepo, createUser, grantRepo } from "../../core/accounts/accounts";
 import { createApiKey } from "../../core/accounts/api-keys";
 import type { Db, RepoLevel, Role } from "../../db/schema";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 export interface Account {
   orgId: string;

@@ -11,7 +11,7 @@ import { JobMetrics } from "../../queues/metrics";
 import { JobRegistry } from "../../queues/registry";
 import type { JobHandler } from "../../workers/handler";
 import { startWorkers, type WorkerHost, type WorkerHostOptions } from "../../workers/host";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 export interface TestHost {
   host: WorkerHost;

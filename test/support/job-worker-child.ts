@@ -24,7 +24,7 @@ import { JobRegistry } from "../../queues/registry";
 import { defineHandler, type JobHandler, type PersistStores } from "../../workers/handler";
 import { startWorkers } from "../../workers/host";
 import { anyParams } from "./jobs";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 import { relationalStores } from "../../db/stores";
 
 const env = process.env;

@@ -8,7 +8,7 @@ import type { Db } from "../../db/schema";
 import { enqueueJob } from "../../queues/sql/enqueueJob";
 import type { JobRow, Pool } from "../../queues/jobs";
 import { seedAccount, uniq, type Account } from "./fixtures";
-import { identityStore } from "../../db/identity/store";
+import { identityStore } from "../../db/sql/identity/store";
 
 export interface Execution {
   account: Account;

@@ -2,7 +2,7 @@
 import { expireDueBindings } from "../../../core/registry/registry";
 import type { SweepStore } from "../../../core/retention/sweep-store";
 import type { Db, Tx } from "../../schema";
-import { identityStore } from "../../identity/store";
+import { identityStore } from "../identity/store";
 import { markCleanupDone } from "./markCleanupDone";
 import { pendingCleanups } from "./pendingCleanups";
 
