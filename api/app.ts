@@ -17,7 +17,6 @@ import { openApiRoutes } from "./openapi";
 import { referenceRoutes } from "./routes/reference";
 import { removedRoutes } from "./routes/removed";
 import { mcpErrors, mcpOriginGuard, mcpRoutes } from "./mcp/http";
-import { adminApiRoutes } from "./routes/admin-api";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
 import { JobMetrics } from "../queues/metrics";
@@ -58,7 +57,6 @@ export function createApp(ctx: AppContext): Express {
   // The interactive reference over that document, its bundle served from node_modules (api/routes/reference.ts).
   app.use(referenceRoutes());
   app.use(mcpRoutes(ctx));
-  app.use(adminApiRoutes(ctx));
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));

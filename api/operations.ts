@@ -2,7 +2,8 @@
  * The REST mounter: every HTTP binding of every catalog operation
  * (ops/catalog.ts) becomes one route behind the guard its auth kind names
  * (ops/operation.ts): the execution boundary (requireExecution), credentials
- * alone (requireActor), or nothing. The route's input is its path parameters, its query
+ * alone (requireActor), a platform admin's, the local operator's token or a
+ * platform admin's (requireLocalAdmin), or nothing. The route's input is its path parameters, its query
  * (GET) or JSON body (otherwise) — under the binding's wire names (`rename`)
  * —, the request headers it names (`fromHeaders`) and the binding's fixed
  * fields, validated by the operation's own schema (strict: a field the route
@@ -14,7 +15,8 @@
  * (Server-Sent Events, api/sse.ts). Every answer passes the operation's
  * output schema first (api/output-check.ts): a field the schema lacks never
  * leaves unnoticed. The MCP mounter (api/mcp/tools/operations.ts) does the
- * same from tool arguments, through the same `runOperation`.
+ * same from tool arguments, through the same `runOperation`; the CLI mounter
+ * (api/cli-operations.ts) from command-line flags.
  */
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
@@ -25,7 +27,7 @@ import { authOf, inputSchemaOf, WithStatus, type EventStream, type HttpBinding, 
 import { CATALOG } from "../ops/catalog";
 import type { AppContext } from "./context";
 import { executionOf, principalOf, requireExecution, type RepoAsk, type ResolvedRepo } from "./execution";
-import { requireActor } from "./auth";
+import { requireActor, requireLocalAdmin, requirePlatformAdmin } from "./auth";
 import { actorOf, clientIp, parseWith, readCookie, route } from "./http";
 import { conformOutput, type OutputCheck } from "./output-check";
 import { checkRaw, RAW_BODIES, rawReader } from "./raw-body";
@@ -197,20 +199,38 @@ function guardOf(ctx: AppContext, op: Operation, b: HttpBinding): RequestHandler
       return [requireExecution(ctx, routeRepoOf(op, b))];
     case "credential":
       return [requireActor(ctx)];
+    case "platform_admin":
+      return [requireActor(ctx), requirePlatformAdmin()];
+    case "local_admin":
+      return [requireLocalAdmin(ctx)];
     case "none":
       return [];
   }
 }
 
-/** Runs a control-plane operation (credential or none): no execution session, no repository. */
+/** The call of an operation that runs without an execution session, by its auth kind (ops/operation.ts CallOf). */
+function controlCall(ctx: AppContext, op: Operation, req: Request, signal: AbortSignal): object {
+  const base = { services: ctx, signal, clientIp: clientIp(req) };
+  switch (authOf(op)) {
+    case "credential":
+    case "platform_admin": {
+      const actor = actorOf(req);
+      return { ...base, actor, principal: principalOf(actor) };
+    }
+    case "local_admin":
+      return { ...base, actor: req.actor, via: req.actor ? "credential" : "local_admin_token" };
+    default:
+      return base;
+  }
+}
+
+/** Runs an operation that needs no execution session (control plane, operators): no repository. */
 async function runControl(ctx: AppContext, op: Operation, input: Record<string, unknown>, req: Request, res: Response): Promise<unknown> {
   const abort = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) abort.abort();
   });
-  const base = { services: ctx, signal: abort.signal, clientIp: clientIp(req) };
-  const actor = authOf(op) === "credential" ? actorOf(req) : undefined;
-  const out = await op.run((actor ? { ...base, actor, principal: principalOf(actor) } : base) as never, input as never);
+  const out = await op.run(controlCall(ctx, op, req, abort.signal) as never, input as never);
   return conformAnswer(op, out, ctx);
 }
 

@@ -10,11 +10,12 @@
  *                   cut to the column, whole on hover and copy), relative times, no empty column.
  *   /admin/jobs/:id one job: its fields, its attempts (lease owner, timings, error), cancel, retry,
  *                   its parameters and result (bounded), the same execution's other jobs.
- * The actions are the operators' API (api/routes/admin-api.ts).
+ * The actions are the operators' API (ops/admin-jobs.ts, catalog operations).
  *   /admin/queues  BullMQ's board (@bull-board/express) when REDIS_URL is set;
  *                  without Redis a page that says dispatch runs from the rows.
  */
 import { Router, type Request, type RequestHandler } from "express";
+import { z } from "zod";
 import { LazyBullMqDispatcher } from "../../queues/service";
 import { POOLS } from "../../queues/jobs";
 import { authenticate } from "../../core/auth/authenticate";
@@ -25,12 +26,12 @@ import { listSchedules } from "../../queues/sql/listSchedules";
 import { queueDepth } from "../../queues/sql/queueDepth";
 import { runningLeases } from "../../queues/sql/runningLeases";
 import type { AppContext } from "../context";
-import { credentialsOf, route } from "../http";
+import { credentialsOf, parseWith, route } from "../http";
+import { filterOf, jobFilterFields } from "../../ops/admin-jobs";
 import { CONSOLE_CSS, CONSOLE_JS } from "./admin-assets";
-import { filterOf } from "./admin-api";
 import { adminChartRoutes, chartFilterOf } from "./admin-charts";
 import { CHART_ASSETS, chartsSection, followUpJobs, jsonBlock, relatedJobs } from "./admin-job-parts";
-import { adminJobView, attemptView, groupView } from "./admin-views";
+import { adminJobView, attemptView, groupView } from "../../ops/admin-views";
 import { actionButton, esc, html, idCell, page, refusedPage, sendPage, signInPage, status, table, when, type Viewer } from "./admin-pages";
 
 export { esc } from "./admin-pages";
@@ -120,7 +121,7 @@ export function adminJobRoutes(ctx: AppContext): Router {
       const { window: _w, system: _s, ...jobQuery } = req.query as Record<string, unknown>;
       let f: JobFilter;
       try {
-        f = filterOf(jobQuery);
+        f = filterOf(parseWith(z.strictObject(jobFilterFields), jobQuery, "(query)"));
       } catch {
         f = {};
       }
