@@ -71,7 +71,7 @@ export function cliInput(op: Operation, args: string[]): Record<string, unknown>
 /** Runs a command on the database itself, as the local operator; its answer passes the output schema as over REST. */
 export async function runLocal(op: Operation, input: Record<string, unknown>, services: OpServices): Promise<object> {
   if (authOf(op) !== "local_admin") throw new AppError("internal", { cause: new Error(`${op.name} is not the local operator's`) });
-  const { conformOutput } = await import("./output-check"); // not loaded by a command sent to a server
+  const { conformAnswer } = await import("./run-operation"); // not loaded by a command sent to a server
   const out = await op.run({ services, signal: AbortSignal.timeout(600_000), clientIp: "local", actor: undefined, via: "offline" } as never, input as never);
-  return (op.output ? conformOutput(op.name, op.output, out, { mode: services.config.OUTPUT_SCHEMA_MISMATCH, logger: services.logger }) : {}) as object;
+  return (conformAnswer(op, out, services) ?? {}) as object;
 }

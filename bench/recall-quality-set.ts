@@ -121,7 +121,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["oauth protected resource metadata document", "api/routes/well-known.ts#protectedResourceMetadata", "api/routes/well-known.ts#wellKnownRoutes"],
   ["the admin page listing jobs as html", "api/routes/admin-jobs.ts#adminJobRoutes"],
   ["escape html special characters", "api/routes/admin-jobs.ts#esc"],
-  ["turn the operation catalog into http routes", "api/operations.ts#operationRoutes", "api/operations.ts#runOperation"],
+  ["turn the operation catalog into http routes", "api/operations.ts#operationRoutes", "api/run-operation.ts#runOperation"],
   ["declare one operation shared by http and mcp", "ops/operation.ts#defineOperation", "ops/operation.ts#Operation"],
   ["json schema of an operation's input", "ops/operation.ts#inputSchemaOf"],
   ["submit a job through the catalog", "ops/jobs.ts#submitOperation"],
