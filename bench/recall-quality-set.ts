@@ -136,7 +136,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["the MCP server exposing tools to agents", "api/mcp/server.ts#createMcpServer"],
   ["register each catalog operation as an MCP tool", "api/mcp/tools/operations.ts#registerOperationTools"],
   ["MCP over streamable HTTP", "api/mcp/http.ts#mcpHttp", "api/mcp/http.ts#mcpRoutes"],
-  ["check the MCP protocol version header", "api/mcp/http.ts#checkProtocolVersion"],
+  ["check the MCP protocol version header", "api/mcp/http-rules.ts#checkProtocolVersion"],
   ["persist MCP sessions in postgres", "api/mcp/session-store.ts#postgresMcpSessionStore"],
   ["answer 401 with a WWW-Authenticate challenge for MCP clients", "api/mcp/auth-challenge.ts#authChallenge", "api/mcp/auth-challenge.ts#bearerChallenge"],
   ["does the request carry any credentials", "api/mcp/auth-challenge.ts#presentsCredentials"],
