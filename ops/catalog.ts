@@ -5,6 +5,7 @@
  * it, revoke it — and then the operators' API and the `codesynapse admin`
  * commands.
  */
+import { jobChartsOp } from "./admin-charts";
 import { ADMIN_COMMANDS } from "./admin-commands";
 import { cancelAdminJob, getAdminJob, listAdminJobsOp, replayAdminJobs, retryAdminJob } from "./admin-jobs";
 import { getSessionErasure } from "./erasure";
@@ -92,5 +93,6 @@ export const CATALOG: readonly Operation<any, any, any>[] = [
   cancelAdminJob,
   retryAdminJob,
   replayAdminJobs,
+  jobChartsOp,
   ...ADMIN_COMMANDS,
 ];

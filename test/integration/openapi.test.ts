@@ -42,7 +42,6 @@ const NOT_OPERATIONS = [
   "GET /admin/jobs/{id}",
   "GET /admin/queues",
   "GET /admin/sign-in",
-  "GET /api/v1/admin/charts", // the console's charts over time (platform admins)
   "GET /api/openapi.json", // this document
   "GET /api/reference", // the interactive reference over it, its icon and its versioned bundle
   "GET /api/reference/favicon.svg",

@@ -48,6 +48,11 @@ from .admin_grant_body import AdminGrantBody
 from .admin_grant_body_level import AdminGrantBodyLevel
 from .admin_grant_response_200 import AdminGrantResponse200
 from .admin_grant_response_200_level import AdminGrantResponse200Level
+from .admin_job_charts_response_200 import AdminJobChartsResponse200
+from .admin_job_charts_response_200_pools_item import AdminJobChartsResponse200PoolsItem
+from .admin_job_charts_response_200_window import AdminJobChartsResponse200Window
+from .admin_job_charts_system_type_1 import AdminJobChartsSystemType1
+from .admin_job_charts_window_type_1 import AdminJobChartsWindowType1
 from .admin_list_jobs_response_200 import AdminListJobsResponse200
 from .admin_list_jobs_response_200_failure_groups_item import (
     AdminListJobsResponse200FailureGroupsItem,
@@ -351,6 +356,11 @@ __all__ = (
     "AdminGrantBodyLevel",
     "AdminGrantResponse200",
     "AdminGrantResponse200Level",
+    "AdminJobChartsResponse200",
+    "AdminJobChartsResponse200PoolsItem",
+    "AdminJobChartsResponse200Window",
+    "AdminJobChartsSystemType1",
+    "AdminJobChartsWindowType1",
     "AdminListJobsResponse200",
     "AdminListJobsResponse200FailureGroupsItem",
     "AdminListJobsResponse200JobsItem",

@@ -1043,6 +1043,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job charts over time (operators)
+         * @description Per pool, over the last hour or day: jobs ended and failed per bucket, wait and run p50/p95 in seconds, and the queue depth at each bucket's end; `buckets` are each bucket's start (Unix seconds). Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        get: operations["admin.job_charts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/commands/bootstrap": {
         parameters: {
             query?: never;
@@ -7101,6 +7123,100 @@ export interface operations {
             };
         };
     };
+    "admin.job_charts": {
+        parameters: {
+            query?: {
+                /** @description 1h (1-minute buckets, the default) or 24h (15-minute buckets). */
+                window?: "" | ("1h" | "24h");
+                /** @description Only this organisation's jobs (its id). */
+                org?: "" | string;
+                /** @description 1: count the system sweeps too. */
+                system?: "" | ("0" | "1");
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Job charts over time (operators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generated_at: string;
+                        org: string | null;
+                        system: boolean;
+                        /** @enum {string} */
+                        window: "1h" | "24h";
+                        step_s: number;
+                        buckets: number[];
+                        pools: {
+                            pool: string;
+                            ended: number[];
+                            failed: number[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            wait_p50: (number | null)[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            wait_p95: (number | null)[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            run_p50: (number | null)[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            run_p95: (number | null)[];
+                            depth: number[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "admin.bootstrap": {
         parameters: {
             query?: never;
@@ -8635,6 +8751,7 @@ export const ROUTES = {
   "admin.cancel_job": {"method":"post","path":"/api/v1/admin/jobs/{id}/cancel","pathParams":["id"],"body":false,"auth":"platform_admin"},
   "admin.retry_job": {"method":"post","path":"/api/v1/admin/jobs/{id}/retry","pathParams":["id"],"body":false,"auth":"platform_admin"},
   "admin.replay_jobs": {"method":"post","path":"/api/v1/admin/jobs/replay","pathParams":[],"body":true,"auth":"platform_admin"},
+  "admin.job_charts": {"method":"get","path":"/api/v1/admin/charts","pathParams":[],"body":false,"auth":"platform_admin"},
   "admin.bootstrap": {"method":"post","path":"/api/v1/admin/commands/bootstrap","pathParams":[],"body":true,"auth":"local_admin"},
   "admin.create_org": {"method":"post","path":"/api/v1/admin/commands/create-org","pathParams":[],"body":true,"auth":"local_admin"},
   "admin.create_user": {"method":"post","path":"/api/v1/admin/commands/create-user","pathParams":[],"body":true,"auth":"local_admin"},
