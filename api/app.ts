@@ -16,8 +16,8 @@ import { operationRoutes } from "./operations";
 import { openApiRoutes } from "./openapi";
 import { referenceRoutes } from "./routes/reference";
 import { removedRoutes } from "./routes/removed";
-import { mcpErrors, mcpOriginGuard, mcpRoutes } from "./mcp/http";
-import { adminApiRoutes } from "./routes/admin-api";
+import { mcpRoutes } from "./mcp/http";
+import { mcpErrors, mcpOriginGuard } from "./mcp/http-rules";
 import { adminJobRoutes } from "./routes/admin-jobs";
 import { metricsRoutes } from "./routes/metrics";
 import { JobMetrics } from "../queues/metrics";
@@ -58,11 +58,10 @@ export function createApp(ctx: AppContext): Express {
   // The interactive reference over that document, its bundle served from node_modules (api/routes/reference.ts).
   app.use(referenceRoutes());
   app.use(mcpRoutes(ctx));
-  app.use(adminApiRoutes(ctx));
   app.use(adminJobRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use((_req, _res, next) => next(new AppError("not_found")));
-  // /mcp answers every refusal as a JSON-RPC error (api/mcp/http.ts), the rest of the app as {"error": …}.
+  // /mcp answers every refusal as a JSON-RPC error (api/mcp/http-rules.ts), the rest of the app as {"error": …}.
   app.use(mcpErrors());
   app.use(errorMiddleware(ctx.logger));
   return app;

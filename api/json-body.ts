@@ -13,7 +13,7 @@ import { BODY_LIMIT_BYTES } from "../core/limits";
 import { CATALOG } from "../ops/catalog";
 import type { Operation } from "../ops/operation";
 import { JSON_TYPES, notJson } from "./body-errors";
-import { MCP_PATH } from "./mcp/http";
+import { MCP_PATH } from "./mcp/http-rules";
 
 /** A route with a body limit of its own: its method, its path as a pattern, its limit in bytes. */
 export interface BodyRoute {

@@ -41,6 +41,7 @@ export function errorCodesOf(op: Operation, b: HttpBinding): ErrorCode[] {
   const kind = authOf(op);
   if (kind !== "none") add(CREDENTIALS);
   if (kind === "execution") add(SESSION);
+  if (kind === "platform_admin" || kind === "local_admin") add(["platform_admin_required"]);
   if (op.level) add(REPOSITORY);
   if (b.raw) add(ARCHIVE);
   if (op.rateLimited) add(["rate_limited"]);

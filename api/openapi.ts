@@ -16,10 +16,11 @@ import { z } from "zod";
 import { ERRORS } from "../core/errors";
 import { ID_PATTERN } from "../core/execution/identity";
 import { CATALOG } from "../ops/catalog";
-import { authOf, type HttpBinding, type Operation } from "../ops/operation";
+import { authOf, type AuthKind, type HttpBinding, type Operation } from "../ops/operation";
 import { clientFields, pathFields } from "./operations";
 import { errorStatusesOf } from "./openapi-errors";
 import { PARENT_HEADER, SESSION_HEADER } from "./execution";
+import { LOCAL_ADMIN_HEADER } from "./auth";
 import { MCP_SERVER_VERSION } from "./mcp/server";
 import { RAW_BODIES } from "./raw-body";
 
@@ -151,6 +152,16 @@ function requestBodyOf(op: Operation, b: HttpBinding, fields: z.ZodObject): Json
   return { required, content: { "application/json": { schema: { ...schemaOf(fields, "input"), ...(op.inputRules ? { allOf: [op.inputRules] } : {}) } } } };
 }
 
+/** What each auth kind needs, in the operation's description (ops/operation.ts). */
+const NEEDS: Record<AuthKind, string> = {
+  execution: "Runs as the registered session named in the execution headers.",
+  credential: "Needs an API key or a browser sign-in; no execution session.",
+  none: "Needs no credentials.",
+  platform_admin: "Needs a platform admin's API key or browser sign-in; no execution session.",
+  local_admin:
+    "Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.",
+};
+
 function operationObject(op: Operation, b: HttpBinding): Json {
   const fields = clientFields(op, b);
   const parameters: Json[] = pathFields(b).map(({ wire, field }) => ({
@@ -177,19 +188,14 @@ function operationObject(op: Operation, b: HttpBinding): Json {
   const kind = authOf(op);
   if (kind === "execution") parameters.push(...SESSION_PARAMS);
   const body = requestBodyOf(op, b, fields);
-  const needs =
-    kind === "execution"
-      ? "Runs as the registered session named in the execution headers."
-      : kind === "credential"
-        ? "Needs an API key or a browser sign-in; no execution session."
-        : "Needs no credentials.";
+  const needs = NEEDS[kind];
   return {
     operationId: operationId(op, b),
     summary: b.title ?? op.title,
     description:
       op.description + `\n\n${needs}` + (op.mcp ? `\n\nMCP tool: \`${op.mcp.tool}\`.` : "") + (op.level ? `\n\nNeeds \`${op.level}\` permission on the repository.` : ""),
     tags: [op.name.split(".")[0]],
-    ...(kind === "none" ? { security: [] } : {}),
+    ...(kind === "none" ? { security: [] } : kind === "local_admin" ? { security: [{ apiKey: [] }, { signIn: [] }, { localAdmin: [] }] } : {}),
     "x-codesynapse-auth": kind,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
@@ -214,7 +220,9 @@ export function openApiDocument(catalog: readonly Operation[] = CATALOG): Json {
         "A runtime's whole life: authenticate with an API key (`Authorization: Bearer csk_…`) or a browser sign-in, register its " +
         "chat thread's session (`execution.register_session`), run every other operation as that session by naming it in both " +
         "execution headers, and revoke it (`execution.revoke_session`). `x-codesynapse-auth` on each operation says which it needs: " +
-        "`execution` (credentials and the session), `credential` (credentials only) or `none`.",
+        "`execution` (credentials and the session), `credential` (credentials only), `none`, `platform_admin` (the operators' " +
+        "API: a platform admin's credentials) or `local_admin` (the `codesynapse admin` commands: the server's local admin token " +
+        "or a platform admin's credentials).",
     },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { signIn: [] }],
@@ -222,6 +230,12 @@ export function openApiDocument(catalog: readonly Operation[] = CATALOG): Json {
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key (`codesynapse admin create-api-key`, or `admin bootstrap`)." },
         signIn: { type: "apiKey", in: "cookie", name: "cs_session", description: "A browser sign-in (POST /api/v1/auth/login)." },
+        localAdmin: {
+          type: "apiKey",
+          in: "header",
+          name: headerName(LOCAL_ADMIN_HEADER),
+          description: "The server's local admin token, from the embedded data directory (the local `codesynapse admin` CLI).",
+        },
       },
       schemas: { Error: ERROR_BODY },
     },

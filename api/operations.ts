@@ -2,7 +2,8 @@
  * The REST mounter: every HTTP binding of every catalog operation
  * (ops/catalog.ts) becomes one route behind the guard its auth kind names
  * (ops/operation.ts): the execution boundary (requireExecution), credentials
- * alone (requireActor), or nothing. The route's input is its path parameters, its query
+ * alone (requireActor), a platform admin's, the local operator's token or a
+ * platform admin's (requireLocalAdmin), or nothing. The route's input is its path parameters, its query
  * (GET) or JSON body (otherwise) — under the binding's wire names (`rename`)
  * —, the request headers it names (`fromHeaders`) and the binding's fixed
  * fields, validated by the operation's own schema (strict: a field the route
@@ -14,20 +15,20 @@
  * (Server-Sent Events, api/sse.ts). Every answer passes the operation's
  * output schema first (api/output-check.ts): a field the schema lacks never
  * leaves unnoticed. The MCP mounter (api/mcp/tools/operations.ts) does the
- * same from tool arguments, through the same `runOperation`.
+ * same from tool arguments, through the same `runOperation` (api/run-operation.ts); the CLI mounter
+ * (api/cli-operations.ts) from command-line flags.
  */
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
-import { authorize, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
-import type { Identity } from "../core/execution/identity";
-import { authOf, inputSchemaOf, WithStatus, type EventStream, type HttpBinding, type Operation, type OpServices } from "../ops/operation";
+import { authOf, inputSchemaOf, WithStatus, type EventStream, type HttpBinding, type Operation } from "../ops/operation";
 import { CATALOG } from "../ops/catalog";
 import type { AppContext } from "./context";
-import { executionOf, principalOf, requireExecution, type RepoAsk, type ResolvedRepo } from "./execution";
-import { requireActor } from "./auth";
+import { executionOf, principalOf, requireExecution, type RepoAsk } from "./execution";
+import { requireActor, requireLocalAdmin, requirePlatformAdmin } from "./auth";
 import { actorOf, clientIp, parseWith, readCookie, route } from "./http";
-import { conformOutput, type OutputCheck } from "./output-check";
+import { conformOutput } from "./output-check";
+import { conformAnswer, outputCheckOf, repoAskOf, runOperation, type ResolvedCaller } from "./run-operation";
 import { checkRaw, RAW_BODIES, rawReader } from "./raw-body";
 import { sendEvents } from "./sse";
 
@@ -119,68 +120,6 @@ function cookieOptions(ctx: AppContext) {
   return { httpOnly: true, sameSite: "strict" as const, secure: ctx.config.COOKIE_SECURE, path: "/" };
 }
 
-/** How answers are checked against their output schemas in this app (api/output-check.ts). */
-export function outputCheckOf(ctx: OpServices & Pick<AppContext, "jobMetrics">): OutputCheck {
-  return { mode: ctx.config.OUTPUT_SCHEMA_MISMATCH, logger: ctx.logger, registry: ctx.jobMetrics?.registry };
-}
-
-/**
- * A JSON answer as it may leave (api/output-check.ts): through the operation's output schema,
- * whichever mounter sends it. Streams are checked per event by the REST mounter; null is "no body".
- */
-export function conformAnswer(op: Operation, out: unknown, services: OpServices): unknown {
-  if (op.output === null || out === null || out === undefined || isEventStream(out)) return out;
-  const check = outputCheckOf(services);
-  if (out instanceof WithStatus) return new WithStatus(out.status, conformOutput(op.name, op.output, out.body, check));
-  return conformOutput(op.name, op.output, out, check);
-}
-
-function isEventStream(out: unknown): out is EventStream {
-  return typeof out === "object" && out !== null && "events" in out && "heartbeatMs" in out;
-}
-
-/** Who the boundary resolved for one call: its identity and binding deadline, its principal, its AbortSignal, the repository it named. */
-export interface ResolvedCaller {
-  identity: Identity;
-  expiresAt: Date;
-  principal: Principal;
-  signal: AbortSignal;
-  /** The repository the boundary resolved with the identity (RepoAsk), for exactly what it asked. */
-  repo?: ResolvedRepo | undefined;
-  /** A raw-body route's reader (HttpBinding.raw). */
-  body?: (() => Promise<Buffer | undefined>) | undefined;
-}
-
-/**
- * The repository an operation would run on, from its raw input, when it declares a level and the
- * value passes its own schema (anything else is left to validation, which refuses it first).
- */
-export function repoAskOf(op: Operation, raw: unknown): RepoAsk | undefined {
-  const schema = op.input.repo as z.ZodType | undefined;
-  if (!op.level || !schema || typeof raw !== "string" || !schema.safeParse(raw).success) return undefined;
-  return { ref: raw, level: op.level };
-}
-
-/**
- * Runs an operation for a resolved caller. The repository permission it declares was resolved
- * with the identity by the caller's own statement when the boundary was asked for exactly this
- * repository and level (every REST route, an MCP request with one tool call); otherwise one
- * authorize() reads identity and repository together again. A refusal the boundary kept is
- * raised here, after the input was validated. Both mounters call it.
- */
-export async function runOperation(op: Operation, input: Record<string, unknown>, who: ResolvedCaller, services: OpServices): Promise<unknown> {
-  let repo: RepoAccess | undefined;
-  if (op.level) {
-    const ask = { ref: String(input.repo), level: op.level };
-    const held = who.repo && who.repo.ask.ref === ask.ref && who.repo.ask.level === ask.level ? who.repo.answer : undefined;
-    if (held instanceof AppError) throw held;
-    repo = held ?? (await authorize(services.identity, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
-  }
-  const auth = { identity: who.identity, expiresAt: who.expiresAt, ...(repo ? { repo } : {}) };
-  const out = await op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body }, input as never);
-  return conformAnswer(op, out, services);
-}
-
 /** Where a route's `repo` comes from: its path, the binding's fixed fields, else its query or JSON body. */
 function routeRepoOf(op: Operation, b: HttpBinding): ((req: Request) => RepoAsk | undefined) | undefined {
   if (!op.level) return undefined;
@@ -197,20 +136,38 @@ function guardOf(ctx: AppContext, op: Operation, b: HttpBinding): RequestHandler
       return [requireExecution(ctx, routeRepoOf(op, b))];
     case "credential":
       return [requireActor(ctx)];
+    case "platform_admin":
+      return [requireActor(ctx), requirePlatformAdmin()];
+    case "local_admin":
+      return [requireLocalAdmin(ctx)];
     case "none":
       return [];
   }
 }
 
-/** Runs a control-plane operation (credential or none): no execution session, no repository. */
+/** The call of an operation that runs without an execution session, by its auth kind (ops/operation.ts CallOf). */
+function controlCall(ctx: AppContext, op: Operation, req: Request, signal: AbortSignal): object {
+  const base = { services: ctx, signal, clientIp: clientIp(req) };
+  switch (authOf(op)) {
+    case "credential":
+    case "platform_admin": {
+      const actor = actorOf(req);
+      return { ...base, actor, principal: principalOf(actor) };
+    }
+    case "local_admin":
+      return { ...base, actor: req.actor, via: req.actor ? "credential" : "local_admin_token" };
+    default:
+      return base;
+  }
+}
+
+/** Runs an operation that needs no execution session (control plane, operators): no repository. */
 async function runControl(ctx: AppContext, op: Operation, input: Record<string, unknown>, req: Request, res: Response): Promise<unknown> {
   const abort = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) abort.abort();
   });
-  const base = { services: ctx, signal: abort.signal, clientIp: clientIp(req) };
-  const actor = authOf(op) === "credential" ? actorOf(req) : undefined;
-  const out = await op.run((actor ? { ...base, actor, principal: principalOf(actor) } : base) as never, input as never);
+  const out = await op.run(controlCall(ctx, op, req, abort.signal) as never, input as never);
   return conformAnswer(op, out, ctx);
 }
 

@@ -7,8 +7,9 @@
  *   hook <event>     a coding assistant's hook: registers its thread, hands over its turns (main/hook/)
  *   setup <runtime>  writes a coding assistant's MCP and hook configuration (main/setup/)
  *   migrate          apply pending migrations
- *   admin <command>  accounts and webhooks (each takes --json): through the running server when
- *                    one holds the embedded data directory or CODESYNAPSE_URL is set
+ *   admin <command>  accounts and webhooks (each takes --json): the catalog's commands, their
+ *                    flags the operation's input (api/cli-operations.ts); through the running
+ *                    server when one holds the embedded data directory or CODESYNAPSE_URL is set
  *                    (main/remote-admin.ts), otherwise on the database directly
  *
  * The server's modules (express, the drivers, the worker pools) are imported only by the
@@ -17,10 +18,10 @@
 import { parseArgs } from "node:util";
 import type { Config } from "../core/config";
 import { AppError, coerceError } from "../core/errors";
-import { ADMIN_USAGE, isAdminCommand } from "../ops/admin-usage";
+import { ADMIN_USAGE, cliCommands, cliInput, runLocal } from "../api/cli-operations";
 import { remoteTarget, RemoteError, runRemote } from "./remote-admin";
 
-const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|hook <event> [--runtime R] [--repo REPO]|setup <claude-code|codex|vscode|cursor> [--print]|admin <command> [--json]>
+const USAGE = `usage: codesynapse <start|serve|worker --pools a,b|mcp|migrate|hook <event> [--runtime R] [--repo REPO]|setup <claude-code|codex|vscode|cursor> [--print]|admin <command> [--json] [--offline]>
 admin commands:
 ${Object.entries(ADMIN_USAGE)
   .map(([name, usage]) => `  admin ${name} ${usage}`)
@@ -94,38 +95,30 @@ function printResult(result: object, json: boolean): void {
 
 async function runAdmin(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
-  if (!isAdminCommand(name)) unknownCommand(argv);
-  const { values } = parseArgs({
-    args: rest,
-    strict: false,
-    options: {
-      json: { type: "boolean" },
-      offline: { type: "boolean" },
-      "platform-admin": { type: "boolean" },
-      ...Object.fromEntries(["name", "email", "password", "org", "user", "role", "repo", "level", "key-prefix", "url", "secret", "status", "limit"].map((f) => [f, { type: "string" as const }])),
-    },
-  });
-  const json = values.json === true;
-  const { offline, ...flags } = values;
+  const op = name === undefined ? undefined : cliCommands().get(name);
+  if (!op) unknownCommand(argv);
+  const json = rest.includes("--json");
   try {
+    const input = cliInput(op, rest);
     // Read straight from the environment (the default as in core/config.ts), so that the remote path loads nothing more.
-    const target = offline === true ? undefined : remoteTarget(process.env, process.env.CODESYNAPSE_DATA_DIR || "./.codesynapse");
+    const target = rest.includes("--offline") ? undefined : remoteTarget(process.env, process.env.CODESYNAPSE_DATA_DIR || "./.codesynapse");
     if (target) {
-      printResult(await runRemote(target, name, flags), json);
+      printResult(await runRemote(target, op, input), json);
       return;
     }
     const cfg = await config();
     const { createLogger } = await import("../core/log");
     const logger = createLogger({ level: "warn", destination: "stderr" });
-    const [{ openStores }, { systemClock }, { ADMIN_COMMANDS }, { identityStore }] = await Promise.all([
+    const [{ openStores }, { systemClock }, { identityStore }, { relationalStores }] = await Promise.all([
       import("./runtime"),
       import("../core/clock"),
-      import("../ops/admin-commands"),
       import("../db/sql/identity/store"),
+      import("../db/stores"),
     ]);
     const database = await openStores(cfg, logger);
     try {
-      printResult(await ADMIN_COMMANDS[name].run({ db: database.db, identity: identityStore(database.db) }, systemClock, flags), json);
+      const services = { db: database.db, identity: identityStore(database.db), stores: relationalStores(database.db), clock: systemClock, config: cfg, logger };
+      printResult(await runLocal(op, input, services), json);
     } finally {
       await database.close();
     }

@@ -1,7 +1,7 @@
 /**
- * The admin commands' remote mode: the same command, run by a server through
- * POST /api/v1/admin/commands/{name} (api/routes/admin-api.ts), answering the same object the
- * offline command would. Where the server is:
+ * The admin commands' remote mode: the same operation, run by a server through its REST route
+ * (POST /api/v1/admin/commands/<command>, ops/admin-commands.ts) with the input the CLI parsed as
+ * its JSON body, answering the same object the offline command would. Where the server is:
  *   - CODESYNAPSE_URL (with CODESYNAPSE_API_KEY, a platform admin's API key), when set;
  *   - otherwise the server that holds the embedded data directory (main/local-server.ts), with
  *     its local admin token;
@@ -9,6 +9,7 @@
  * Kept free of the server's modules, so a remote command starts in a fraction of a second.
  */
 import { AppError } from "../core/errors";
+import type { Operation } from "../ops/operation";
 import { findLocalServer } from "./local-server";
 
 export interface RemoteTarget {
@@ -40,12 +41,14 @@ export function remoteTarget(env: NodeJS.ProcessEnv, dataDir: string): RemoteTar
   return local ? { url: local.url, headers: { "x-codesynapse-local-admin": local.token }, via: "local" } : undefined;
 }
 
-/** Runs one admin command on the server; its error comes back as the AppError it was there. */
-export async function runRemote(target: RemoteTarget, name: string, flags: Record<string, string | boolean | undefined>): Promise<object> {
-  const body = JSON.stringify({ flags: Object.fromEntries(Object.entries(flags).filter(([k, v]) => v !== undefined && k !== "json")) });
+/** Runs one admin command on the server, through its operation's route; its error comes back as the AppError it was there. */
+export async function runRemote(target: RemoteTarget, op: Operation, input: Record<string, unknown>): Promise<object> {
+  const route = op.http?.[0];
+  if (!route || route.method !== "post" || route.path.includes(":")) throw new AppError("internal", { cause: new Error(`${op.name} has no route the CLI can call`) });
+  const body = JSON.stringify(input);
   let res: Response;
   try {
-    res = await fetch(`${target.url}/api/v1/admin/commands/${encodeURIComponent(name)}`, {
+    res = await fetch(`${target.url}${route.path}`, {
       method: "POST",
       headers: { ...target.headers, "content-type": "application/json", accept: "application/json" },
       body,

@@ -1,9 +1,13 @@
 /**
- * The catalog: every operation the REST and MCP mounters serve and the
+ * The catalog: every operation the REST, MCP and CLI mounters serve and the
  * OpenAPI document describes, in the order the reference lists them — a
  * runtime's whole life: sign in or hold a key, register a session, work as
- * it, revoke it.
+ * it, revoke it — and then the operators' API and the `codesynapse admin`
+ * commands.
  */
+import { jobChartsOp } from "./admin-charts";
+import { ADMIN_COMMANDS } from "./admin-commands";
+import { cancelAdminJob, getAdminJob, listAdminJobsOp, replayAdminJobs, retryAdminJob } from "./admin-jobs";
 import { getSessionErasure } from "./erasure";
 import { registerSessionOp, revokeSessionOp, signIn, signOut, whoAmI } from "./control";
 import { getIdentity } from "./identity";
@@ -85,4 +89,12 @@ export const CATALOG: readonly Operation<any, any, any>[] = [
   cancelOwnJob,
   jobEvents,
   getSessionErasure,
+  // The operators': every job (platform admins), and the `codesynapse admin` commands (the local operator).
+  listAdminJobsOp,
+  getAdminJob,
+  cancelAdminJob,
+  retryAdminJob,
+  replayAdminJobs,
+  jobChartsOp,
+  ...ADMIN_COMMANDS,
 ];

@@ -20,7 +20,7 @@ import { followUpsOf, type FollowUp } from "../queues/sql/followUps";
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "abandoned", "refused"] as const;
 
-const followUpSchema = z.object({
+export const followUpSchema = z.object({
   job_id: z.string().describe("The follow-up job's id: read it like any job of this thread."),
   kind: z.string(),
   status: z.enum(JOB_STATUSES),

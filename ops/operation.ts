@@ -1,16 +1,17 @@
 /**
  * An operation of the platform, declared once: its name, input and output
  * schemas (bounds from core/limits.ts), the repository permission it needs,
- * where it is mounted over HTTP and as which MCP tool, and `run`. The REST
- * mounter (api/operations.ts) and the MCP mounter (api/mcp/tools/operations.ts)
- * turn the catalog (ops/catalog.ts) into routes and tools, and the OpenAPI
+ * where it is mounted over HTTP, as which MCP tool or CLI command, and `run`.
+ * The REST mounter (api/operations.ts), the MCP mounter (api/mcp/tools/operations.ts)
+ * and the CLI mounter (api/cli-operations.ts) turn the catalog (ops/catalog.ts)
+ * into routes, tools and commands, and the OpenAPI
  * document (api/openapi.ts) is generated from it: nothing is written twice.
  *
  * `run` is handed what the mounter already holds — the Authorized identity
  * (with the repository resolved at `level` when the operation names one) and
  * the principal — and the services; it never resolves an identity itself.
  *
- * Three kinds of operation, by what the caller must present (`auth`):
+ * Five kinds of operation, by what the caller must present (`auth`):
  *   execution   credentials AND a registered session in the execution headers
  *               (the default): every data-plane operation; `run` gets an OpCall.
  *   credential  credentials only (an API key or a browser sign-in), no session:
@@ -18,8 +19,15 @@
  *               registering and revoking a session, who the key is; `run` gets
  *               a CredentialCall.
  *   none        nothing: signing in and out; `run` gets a PublicCall.
+ *   platform_admin  a platform admin's credentials: the operators' API over
+ *               every job; `run` gets a CredentialCall.
+ *   local_admin what the local operator may do (accounts, webhooks): the
+ *               CLI on the database itself, the server's local admin token
+ *               (whoever can read the embedded data directory holds the whole
+ *               database), or a platform admin's credentials; `run` gets an
+ *               AdminCall. These are the `codesynapse admin` commands (`cli`).
  * Only execution operations are ever MCP tools: a tool call always runs as a
- * session (MCP-2), so a mounter of tools skips the other two kinds.
+ * session (MCP-2), so a mounter of tools skips the other kinds.
  */
 import { z } from "zod";
 import type { Actor } from "../core/auth/authenticate";
@@ -60,7 +68,7 @@ export interface OpServices {
 }
 
 /** What the caller must present: see the file's comment. */
-export type AuthKind = "execution" | "credential" | "none";
+export type AuthKind = "execution" | "credential" | "none" | "platform_admin" | "local_admin";
 
 /** The auth kind of an operation (execution unless it says otherwise). */
 export function authOf(op: Pick<Operation, "auth">): AuthKind {
@@ -92,8 +100,24 @@ export interface CredentialCall extends PublicCall {
   principal: Principal;
 }
 
+/**
+ * What a `local_admin` operation is handed: the platform admin who called over HTTP, or no one
+ * for the local operator; `via` says which (audit records name it; the CLI on the database itself
+ * is the operator at the machine and records nothing more than before).
+ */
+export interface AdminCall extends PublicCall {
+  actor: Actor | undefined;
+  via: "credential" | "local_admin_token" | "offline";
+}
+
 /** The call `run` gets, by the operation's auth kind. */
-export type CallOf<K extends AuthKind> = K extends "execution" ? OpCall : K extends "credential" ? CredentialCall : PublicCall;
+export type CallOf<K extends AuthKind> = K extends "execution"
+  ? OpCall
+  : K extends "credential" | "platform_admin"
+    ? CredentialCall
+    : K extends "local_admin"
+      ? AdminCall
+      : PublicCall;
 
 export interface HttpBinding {
   method: "get" | "post" | "delete";
@@ -180,6 +204,11 @@ export interface McpBinding {
   task?: boolean;
 }
 
+/** The operation as a `codesynapse admin` command: its flags are the input fields (`_` written `-`). */
+export interface CliBinding {
+  command: string;
+}
+
 export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown, K extends AuthKind = AuthKind> {
   /** Stable id, `area.verb` (OpenAPI operationId). */
   name: string;
@@ -216,6 +245,7 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape, O = unknown,
   bodyBytes?: number;
   http?: readonly HttpBinding[];
   mcp?: McpBinding;
+  cli?: CliBinding;
   /** Rules across fields (exactly one source), checked after the fields' own schemas. */
   refine?: (input: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
   run(call: CallOf<K>, input: z.infer<z.ZodObject<S>>): Promise<O | WithStatus<O> | EventStream | null>;

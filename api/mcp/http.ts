@@ -1,9 +1,8 @@
 /**
  * MCP over Streamable HTTP at `/mcp` (MCP-2), on any number of API nodes, in both protocol eras.
  *
- * Every request, before anything else: an `Origin` that is present and not this server's own
- * (PUBLIC_ORIGIN, else the request's Host) is refused (403, `mcp_origin_refused`) — DNS rebinding
- * protection — whatever the method or era. Then the SDK's own classifier (`isLegacyRequest`) routes:
+ * Every request first meets the endpoint's own rules (api/mcp/http-rules.ts: the Origin, the
+ * protocol revision, JSON-RPC refusals); then the SDK's own classifier (`isLegacyRequest`) routes:
  *
  *   - 2026-07-28 ("modern"): stateless. The SDK's `createMcpHandler` (legacy: "reject") serves each
  *     request from a fresh server instance: `server/discover`, the per-request `_meta` envelope,
@@ -46,9 +45,7 @@
  * the in-flight callers of that node's requests. See docs/mcp.md.
  * The MCP transport session ID is a connection handle only: it never selects
  * memory and never stands in for the primary session (ID-5), and only its hash is stored.
- * Errors — refusals here, a body that is not JSON, anything the app refuses on this path — are
- * JSON-RPC errors with the platform's HTTP status and stable `data.code`; they never echo the
- * rejected ID.
+ * Refusals here are JSON-RPC errors (`sendError`); they never echo the rejected ID.
  */
 import { randomUUID } from "node:crypto";
 import { getRequestListener } from "@hono/node-server";
@@ -58,34 +55,26 @@ import {
   isInitializeRequest,
   isJSONRPCRequest,
   isLegacyRequest,
-  ProtocolErrorCode,
-  SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpServer,
-  type RequestId,
 } from "@modelcontextprotocol/server";
-import { AppError, coerceError } from "../../core/errors";
-import { fromBodyParser } from "../body-errors";
+import { AppError } from "../../core/errors";
 import { MCP_IDLE_TIMEOUT_MS, MCP_MAX_INIT_BYTES, MCP_MAX_TRANSPORTS, MCP_SWEEP_BATCH } from "../../core/limits";
 import type { AppContext } from "../context";
 import { namedSession, resolveExecution, type RepoAsk } from "../execution";
 import { toolRepoAsk } from "./tools/operations";
-import { clientIp, credentialsOf, limitsOf, safeCause, setRetryAfter } from "../http";
+import { clientIp, credentialsOf, limitsOf, safeCause } from "../http";
+import { checkProtocolVersion, MCP_PATH, messagesOf, sendError } from "./http-rules";
 import { authenticate } from "../../core/auth/authenticate";
 import { authInfoFor, createMcpServer, type ToolCaller } from "./server";
 import type { McpOwner, McpSessionRecord, McpSessionStore } from "../../core/mcp-sessions";
 import { presentsCredentials } from "./auth-challenge";
 import { isTaskListen, ListenerCounts, serveTaskListen } from "./task-listen";
 
-export const MCP_PATH = "/mcp";
 const MCP_SESSION_HEADER = "mcp-session-id";
 /** Requests that may run on a transport with no identity bound yet (legacy), or without identity at all (modern). */
 const OPEN_METHODS = new Set(["initialize", "ping", "tools/list", "server/discover"]);
-/** The stateless revision this endpoint serves beside the SDK's 2025 ones. */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
-/** Every revision /mcp serves, newest first (what an unsupported-version refusal names). */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 /** How often a node deletes idled-out sessions and closes cached transports that ended elsewhere. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -104,64 +93,6 @@ export interface McpHttp {
   readonly size: number;
   /** Closes this node's transports and their streams; the sessions live on for other nodes. */
   closeAll(): Promise<void>;
-}
-
-/**
- * The SDK's transport answers an unsupported MCP-Protocol-Version with the header quoted (and reports
- * it to onerror the same way): checked here first, as our stable error with fixed text.
- */
-function checkProtocolVersion(req: Request): void {
-  const v = req.headers["mcp-protocol-version"];
-  if (v !== undefined && (typeof v !== "string" || !MCP_PROTOCOL_VERSIONS.includes(v))) {
-    throw new AppError("mcp_protocol_unsupported", { details: { supported: MCP_PROTOCOL_VERSIONS } });
-  }
-}
-
-/**
- * The transport's Origin rule (DNS rebinding): a request may come with no Origin (a program), or
- * with this server's own — PUBLIC_ORIGIN when set; else a loopback origin (localhost, 127.0.0.1,
- * [::1]) naming the request's own Host. The Host alone proves nothing: after a DNS rebinding the
- * attacker's page sends Host and Origin of its own name, so without PUBLIC_ORIGIN only loopback
- * pages are this server's.
- */
-export function originAllowed(req: Request, publicOrigin: string | undefined): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  if (typeof origin !== "string") return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false; // "null" (an opaque origin) and anything unparsable
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
-  if (publicOrigin !== undefined) return parsed.origin === publicOrigin;
-  const host = req.headers.host;
-  return LOOPBACK.has(parsed.hostname) && typeof host === "string" && parsed.host === host.toLowerCase();
-}
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** JSON-RPC error codes for the platform's refusals on /mcp. */
-function rpcCode(e: AppError): number {
-  if (e.code === "mcp_protocol_unsupported") return ProtocolErrorCode.UnsupportedProtocolVersion;
-  if (e.code === "validation_failed" && e.message.includes("not valid JSON")) return ProtocolErrorCode.ParseError;
-  return e.status === 401 || e.status === 403 ? -32001 : -32000;
-}
-
-function messagesOf(body: unknown): unknown[] {
-  return Array.isArray(body) ? body : body === undefined || body === null ? [] : [body];
-}
-
-function sendError(res: Response, err: unknown, id: RequestId | null = null): void {
-  const e = coerceError(err);
-  if (res.headersSent) return;
-  setRetryAfter(res, e);
-  res.status(e.status).json({
-    jsonrpc: "2.0",
-    error: { code: rpcCode(e), message: e.message, data: { code: e.code, ...(e.code === "mcp_protocol_unsupported" ? e.details : {}) } },
-    id,
-  });
 }
 
 function sameOwner(a: McpOwner, b: McpOwner): boolean {
@@ -453,29 +384,6 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = ctx.stores.mcp
       entries.clear();
       await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
     },
-  };
-}
-
-/**
- * The transport's Origin rule for /mcp, mounted on the app before the CSRF guard and the body
- * parser: no method of either era runs for a request from a foreign Origin.
- */
-export function mcpOriginGuard(ctx: AppContext) {
-  return (req: Request, _res: Response, next: (e?: unknown) => void): void => {
-    if (req.path !== MCP_PATH || originAllowed(req, ctx.config.PUBLIC_ORIGIN)) return next();
-    next(new AppError("mcp_origin_refused"));
-  };
-}
-
-/**
- * Error middleware for /mcp (mounted on the app after the body parser, before the REST error
- * middleware): whatever the app refused on this path before the routes ran — a body that is not
- * JSON (-32700), a CSRF or path refusal — answers as a JSON-RPC error too, one shape per transport.
- */
-export function mcpErrors() {
-  return (err: unknown, req: Request, res: Response, next: (e?: unknown) => void): void => {
-    if (req.path !== MCP_PATH) return next(err);
-    sendError(res, err instanceof AppError ? err : (fromBodyParser(err) ?? new AppError("validation_failed")));
   };
 }
 

@@ -5,33 +5,28 @@
  * (initialize handshake, a sessionful transport) and "modern" for 2026-07-28 (stateless, the
  * per-request `_meta` envelope, `server/discover`).
  *
- * Every tool runs the same way:
- *   1. the caller is what the transport resolved for THIS HTTP request (authenticate + execution
- *      headers, api/execution.ts `resolveExecution`), handed in as the request's AuthInfo
- *      (`callerOf`); without one the tool refuses: no tool work without an identity (REG-9,
- *      MCP-2). The runtime's own `_meta` keys may name the thread (api/execution.ts
- *      `namedSession`); nothing the model writes (the tool arguments) selects it;
- *   2. the body runs inside `runInExecution` with a fresh ExecutionContext holding that frozen
- *      identity and the request's AbortSignal;
- *   3. the arguments are scanned whole with the boundary rule (core/boundary.ts), then checked
- *      against the tool's strict schema — the REST bodies' `parseWith`;
- *   4. a success is JSON text plus `structuredContent` parsed with the operation's output schema
- *      (the tool's `outputSchema`); a failure is `isError: true` with structuredContent
- *      `{"error": {code, message}}` — a platform refusal, arguments that fail the schema
- *      (`validation_failed`, field paths only) and a name no tool has (`unknown_tool`). The SDK's
- *      own tools/call handler answers the last two as plain text quoting the request, so ours
- *      replaces it; the SDK still lists the tools (tools/list) from what registerTool got.
+ * Every tool is a catalog operation, registered by the MCP mounter (api/mcp/tools/operations.ts):
+ * its arguments parsed once with the operation's schema, its answer checked once with its output
+ * schema (api/run-operation.ts). What this file gives every tool:
+ *   - the caller is what the transport resolved for THIS HTTP request (authenticate + execution
+ *     headers, api/execution.ts `resolveExecution`), handed in as the request's AuthInfo
+ *     (`callerOf`); without one the tool refuses: no tool work without an identity (REG-9,
+ *     MCP-2). The runtime's own `_meta` keys may name the thread (api/execution.ts
+ *     `namedSession`); nothing the model writes (the tool arguments) selects it;
+ *   - a success is JSON text plus `structuredContent` (`toolOk`); a failure is `isError: true`
+ *     with structuredContent `{"error": {code, message}}` (`toolFailure`) — a platform refusal,
+ *     arguments that fail the schema (`validation_failed`, field paths only) and a name no tool
+ *     has (`unknown_tool`). The SDK's own tools/call handler answers the last two as plain text
+ *     quoting the request, so ours replaces it; the SDK still lists the tools (tools/list) from
+ *     what registerTool got.
  * Tasks (api/mcp/tasks.ts): on the modern era, a client that declares the
  * `io.modelcontextprotocol/tasks` extension gets a task handle from the submitting tools, and
  * tasks/get, tasks/update and tasks/cancel read and cancel the job rows.
  */
 import { McpServer, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
-import { z } from "zod";
 import type { Actor } from "../../core/auth/authenticate";
 import { AppError, coerceError } from "../../core/errors";
-import { ExecutionContext, runInExecution } from "../../core/execution/context";
 import type { Identity } from "../../core/execution/identity";
-import { parseWith } from "../http";
 import type { AppContext } from "../context";
 import type { ResolvedRepo } from "../execution";
 import { registerTaskMethods, TASKS_EXTENSION } from "./tasks";
@@ -79,32 +74,8 @@ export function declaresTasks(extra: ToolExtra): boolean {
   return caps?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
-/** What a tool body is handed. */
-export interface ToolRun {
-  readonly ctx: AppContext;
-  readonly caller: ToolCaller;
-  readonly identity: Identity;
-  readonly context: ExecutionContext;
-  readonly extra: ToolExtra;
-  readonly era: ProtocolEra;
-}
-
-/** A tool body answers its structured value, or a whole CallToolResult-shaped task handle (`TaskAnswer`). */
-export type ToolBody<A> = (args: A, run: ToolRun) => Promise<object>;
-
-/** A finished answer a body returns as is (a task handle): not wrapped, not parsed with the output schema. */
-export class TaskAnswer {
-  constructor(readonly result: Record<string, unknown>) {}
-}
-
-export interface ToolDef<S extends z.ZodRawShape> {
-  title: string;
-  description: string;
-  inputSchema: S;
-  /** The success value's schema (an object): the tool's outputSchema, and the parse of every structuredContent. */
-  outputSchema: z.ZodType<object>;
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
-}
+/** One tool's whole call, from the raw arguments to the result (a tool error included) or a task handle. */
+export type ToolCall = (raw: unknown, extra: ToolExtra) => Promise<CallToolResult | Record<string, unknown>>;
 
 export function toolOk(value: object): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
@@ -121,9 +92,6 @@ export function protocolFailure(err: unknown, code: number = ProtocolErrorCode.I
   const e = coerceError(err);
   return new ProtocolError(e.status === 401 || e.status === 403 ? -32001 : code, e.message, { code: e.code });
 }
-
-/** Registers one identity-bound tool. */
-export type DefineTool = <S extends z.ZodRawShape>(name: string, def: ToolDef<S>, body: ToolBody<z.infer<z.ZodObject<S>>>) => void;
 
 /** How long a 2026-07-28 client may reuse `tools/list`. */
 export const MCP_TOOLS_LIST_TTL_MS = 300_000;
@@ -143,46 +111,9 @@ export function createMcpServer(ctx: AppContext, era: ProtocolEra = "legacy"): M
     },
   );
 
-  /** Every tool by name: its whole run, from the raw arguments to the result or the tool error. */
-  const tools = new Map<string, (raw: unknown, extra: ToolExtra) => Promise<CallToolResult | Record<string, unknown>>>();
-
-  const define: DefineTool = (name, def, body) => {
-    // Strict, like the REST bodies (HTTP-6): unknown arguments are refused, not dropped.
-    const schema = z.strictObject(def.inputSchema);
-    const call = async (raw: unknown, extra: ToolExtra): Promise<CallToolResult | Record<string, unknown>> => {
-      try {
-        // HTTP-6: every string passes the boundary rule (core/boundary.ts), then the schema, as REST bodies do;
-        // a refusal names field paths, never values.
-        const args = parseWith(schema, raw, "(arguments)");
-        const caller = callerOf(extra);
-        const context = new ExecutionContext({ identity: caller.identity, signal: extra.mcpReq.signal });
-        const run: ToolRun = { ctx, caller, identity: caller.identity, context, extra, era };
-        const out = await runInExecution(context, () => body(args as never, run));
-        if (out instanceof TaskAnswer) return out.result;
-        // The answer as the output schema has it (what tools/list promised), never more.
-        const parsed = def.outputSchema.safeParse(out);
-        if (!parsed.success) throw new AppError("internal", { message: "The tool's answer did not match its output schema." });
-        return toolOk(parsed.data);
-      } catch (err) {
-        return toolFailure(err);
-      }
-    };
-    tools.set(name, call);
-    // Registered with the SDK for tools/list; calls come through the handler below.
-    server.registerTool(
-      name,
-      {
-        title: def.title,
-        description: def.description,
-        inputSchema: schema,
-        outputSchema: def.outputSchema as z.ZodObject,
-        annotations: { ...def.annotations, openWorldHint: false },
-      },
-      (() => ({ content: [] })) as never,
-    );
-  };
-
-  registerOperationTools(define);
+  /** Every tool by name: its whole call. */
+  const tools = new Map<string, ToolCall>();
+  registerOperationTools(server, tools, ctx, era);
 
   // Replaces the SDK's tools/call handler, so that no tool failure takes the SDK's plain-text path.
   server.server.setRequestHandler("tools/call", async (request, extra) => {

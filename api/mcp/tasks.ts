@@ -30,7 +30,7 @@ import type { JobRow } from "../../queues/jobs";
 import { ownJob } from "../../queues/read-job";
 import type { AppContext } from "../context";
 import { principalOf } from "../execution";
-import { runOperation } from "../operations";
+import { runOperation } from "../run-operation";
 import { callerOf, protocolFailure, toolFailure, toolOk, type ToolExtra } from "./server";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

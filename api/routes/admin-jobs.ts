@@ -4,17 +4,18 @@
  *   /admin/sign-in  the sign-in page (it posts to POST /api/v1/auth/login; api/routes/admin-assets.ts)
  *   /admin/jobs     server-rendered from the job rows, refreshed live: filters (pool, status,
  *                   organisation, kind, error code; system sweeps hidden unless shown), charts over
- *                   time (api/routes/admin-charts.ts), failures grouped by kind and error code with a
+ *                   time (ops/admin-charts.ts; assets api/routes/admin-charts.ts), failures grouped by kind and error code with a
  *                   replay of each group, the latest jobs with why they failed, cancel and retry,
  *                   depth per pool, running leases, schedules. Names beside ids (ids in monospace,
  *                   cut to the column, whole on hover and copy), relative times, no empty column.
  *   /admin/jobs/:id one job: its fields, its attempts (lease owner, timings, error), cancel, retry,
  *                   its parameters and result (bounded), the same execution's other jobs.
- * The actions are the operators' API (api/routes/admin-api.ts).
+ * The actions are the operators' API (ops/admin-jobs.ts, catalog operations).
  *   /admin/queues  BullMQ's board (@bull-board/express) when REDIS_URL is set;
  *                  without Redis a page that says dispatch runs from the rows.
  */
 import { Router, type Request, type RequestHandler } from "express";
+import { z } from "zod";
 import { LazyBullMqDispatcher } from "../../queues/service";
 import { POOLS } from "../../queues/jobs";
 import { authenticate } from "../../core/auth/authenticate";
@@ -25,12 +26,12 @@ import { listSchedules } from "../../queues/sql/listSchedules";
 import { queueDepth } from "../../queues/sql/queueDepth";
 import { runningLeases } from "../../queues/sql/runningLeases";
 import type { AppContext } from "../context";
-import { credentialsOf, route } from "../http";
+import { credentialsOf, parseWith, route } from "../http";
+import { filterOf, jobFilterFields } from "../../ops/admin-jobs";
 import { CONSOLE_CSS, CONSOLE_JS } from "./admin-assets";
-import { filterOf } from "./admin-api";
-import { adminChartRoutes, chartFilterOf } from "./admin-charts";
+import { adminChartRoutes, pageChartFilter } from "./admin-charts";
 import { CHART_ASSETS, chartsSection, followUpJobs, jsonBlock, relatedJobs } from "./admin-job-parts";
-import { adminJobView, attemptView, groupView } from "./admin-views";
+import { adminJobView, attemptView, groupView } from "../../ops/admin-views";
 import { actionButton, esc, html, idCell, page, refusedPage, sendPage, signInPage, status, table, when, type Viewer } from "./admin-pages";
 
 export { esc } from "./admin-pages";
@@ -109,7 +110,7 @@ export function adminJobRoutes(ctx: AppContext): Router {
     sendPage(res, 200, signInPage({ signedOut: req.query.signed_out === "1", ended: req.query.ended === "1" }));
   });
   r.get("/admin", (_req, res) => res.redirect(303, "/admin/jobs"));
-  r.use(adminChartRoutes(ctx));
+  r.use(adminChartRoutes());
 
   r.get(
     "/admin/jobs",
@@ -120,13 +121,13 @@ export function adminJobRoutes(ctx: AppContext): Router {
       const { window: _w, system: _s, ...jobQuery } = req.query as Record<string, unknown>;
       let f: JobFilter;
       try {
-        f = filterOf(jobQuery);
+        f = filterOf(parseWith(z.strictObject(jobFilterFields), jobQuery, "(query)"));
       } catch {
         f = {};
       }
-      let cq: ReturnType<typeof chartFilterOf>;
+      let cq: ReturnType<typeof pageChartFilter>;
       try {
-        cq = chartFilterOf({ window: req.query.window, system: req.query.system, org: f.org });
+        cq = pageChartFilter({ window: req.query.window, system: req.query.system, org: f.org });
       } catch {
         cq = { window: "1h", org: f.org, system: false };
       }

@@ -15,7 +15,7 @@
 import { Router, type Request, type Response } from "express";
 import { AppError } from "../../core/errors";
 import type { AppContext } from "../context";
-import { MCP_PATH } from "../mcp/http";
+import { MCP_PATH } from "../mcp/http-rules";
 import { originOf, PROTECTED_RESOURCE_PATH, REALM } from "../mcp/auth-challenge";
 
 export interface ProtectedResourceMetadata {

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { createApp } from "../../api/app";
 import { formatBytes, jsonTooLarge } from "../../api/body-errors";
 import { bodyLimitOf, bodyRoutes } from "../../api/json-body";
-import { MCP_PATH } from "../../api/mcp/http";
+import { MCP_PATH } from "../../api/mcp/http-rules";
 import { grantRepo, createRepo } from "../../core/accounts/accounts";
 import { systemClock } from "../../core/clock";
 import {

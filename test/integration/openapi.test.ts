@@ -42,13 +42,6 @@ const NOT_OPERATIONS = [
   "GET /admin/jobs/{id}",
   "GET /admin/queues",
   "GET /admin/sign-in",
-  "GET /api/v1/admin/charts", // the console's charts over time (platform admins)
-  "GET /api/v1/admin/jobs", // the operators' API (platform admins; no execution session)
-  "GET /api/v1/admin/jobs/{id}",
-  "POST /api/v1/admin/commands/{name}",
-  "POST /api/v1/admin/jobs/replay",
-  "POST /api/v1/admin/jobs/{id}/cancel",
-  "POST /api/v1/admin/jobs/{id}/retry",
   "GET /api/openapi.json", // this document
   "GET /api/reference", // the interactive reference over it, its icon and its versioned bundle
   "GET /api/reference/favicon.svg",

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { systemClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
-import { ADMIN_USAGE } from "../../ops/admin-usage";
+import { ADMIN_USAGE } from "../../api/cli-operations";
 import { defineHandler, type JobHandler } from "../../workers/handler";
 import { testContext } from "../support/app";
 import { describeEachDatabase } from "../support/databases";
@@ -95,7 +95,7 @@ await describeEachDatabase("operator views never show a thread's session ID", (t
     for (const name of Object.keys(ADMIN_USAGE)) {
       // Every command, with the organisation of the thread's jobs where it takes one; a refusal (a
       // missing flag) is fixed text too, so every answer is read.
-      const r = await call(srv.url, "POST", `/api/v1/admin/commands/${name}`, { headers: h, body: { flags: { org: e.account.orgId } } });
+      const r = await call(srv.url, "POST", `/api/v1/admin/commands/${name}`, { headers: h, body: { org: e.account.orgId } });
       expect(r.text, name).not.toContain(e.identity.session_id);
     }
   });

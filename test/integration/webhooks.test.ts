@@ -11,8 +11,10 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
-import { ADMIN_COMMANDS } from "../../ops/admin-commands";
+import { cliCommands, runLocal } from "../../api/cli-operations";
 import { identityStore } from "../../db/sql/identity/store";
+import { inputSchemaOf } from "../../ops/operation";
+import { testContext } from "../support/app";
 import { systemClock } from "../../core/clock";
 import { verifySignature } from "../../core/webhook-signature";
 import type { Db } from "../../db/schema";
@@ -65,6 +67,11 @@ const quick = defineHandler({
 const parked = defineHandler({ kind: "test.parked", pool: "fix", restartable: false, maxAttempts: 1, repoLevel: "read", params: z.strictObject({}), async run() { return {}; } });
 
 await describeEachDatabase("completion webhooks", (t) => {
+  /** An admin command on the database itself, as the CLI runs it offline (api/cli-operations.ts). */
+  const adminCommand = async (name: string, input: Record<string, unknown>): Promise<object> => {
+    const op = cliCommands().get(name)!;
+    return runLocal(op, inputSchemaOf(op).parse(input) as Record<string, unknown>, testContext(t().db, { clock: systemClock }));
+  };
   let th: TestHost;
   let queue: JobQueue;
   const lines: string[] = [];
@@ -85,7 +92,7 @@ await describeEachDatabase("completion webhooks", (t) => {
     const r = await receiver(script);
     receivers.push(r);
     const e = await seedExecution(t().db, systemClock);
-    const set = (await ADMIN_COMMANDS["set-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId, url: r.url })) as { secret: string; url: string };
+    const set = (await adminCommand("set-webhook", { org: e.account.orgId, url: r.url })) as { secret: string; url: string };
     expect(set.secret).toMatch(/^whsec_/);
     return { r, e, secret: set.secret };
   }
@@ -148,7 +155,7 @@ await describeEachDatabase("completion webhooks", (t) => {
     expect(r.got).toHaveLength(4);
     await sender().runOnce();
     expect(r.got).toHaveLength(4);
-    const listed = (await ADMIN_COMMANDS["webhook-deliveries"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId, status: "failed" })) as { deliveries: unknown[] };
+    const listed = (await adminCommand("webhook-deliveries", { org: e.account.orgId, status: "failed" })) as { deliveries: unknown[] };
     expect(listed.deliveries).toEqual([expect.objectContaining({ id: d.id, job_id: job.id, status: "failed", attempts: 4 })]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
   });
@@ -182,7 +189,7 @@ await describeEachDatabase("completion webhooks", (t) => {
     // Recorded while the webhook existed, sent after it was removed: failed, not sent anywhere.
     const pendingJob = await park();
     await cancelJob(t().db, e.identity, pendingJob.id, systemClock.now());
-    expect(await ADMIN_COMMANDS["remove-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId })).toEqual({ org_id: e.account.orgId, removed: true });
+    expect(await adminCommand("remove-webhook", { org: e.account.orgId })).toEqual({ org_id: e.account.orgId, removed: true });
     expect(await settle(e.account.orgId, pendingJob.id)).toMatchObject({ status: "failed", last_error: "webhook_removed", last_status: null });
     expect(r.got).toHaveLength(1);
     // Without a webhook nothing is recorded at all.
@@ -198,12 +205,12 @@ await describeEachDatabase("completion webhooks", (t) => {
 
   it("set-webhook refuses bad URLs and short secrets with a clear error, and unknown organisations", async () => {
     const e = await seedExecution(t().db, systemClock);
-    const set = (f: Record<string, string>) => ADMIN_COMMANDS["set-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: e.account.orgId, ...f });
+    const set = (f: Record<string, string>) => adminCommand("set-webhook", { org: e.account.orgId, ...f });
     await expect(set({ url: "ftp://example.test/x" })).rejects.toMatchObject({ code: "validation_failed", details: { flag: "url" } });
     await expect(set({ url: "not a url" })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(set({ url: "https://user:pw@example.test/x" })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(set({ url: "https://example.test/x", secret: "short" })).rejects.toMatchObject({ code: "validation_failed", details: { flag: "secret" } });
-    await expect(ADMIN_COMMANDS["set-webhook"]!.run({ db: t().db, identity: identityStore(t().db) }, systemClock, { org: "org_nope", url: "https://example.test/x" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(adminCommand("set-webhook", { org: "org_nope", url: "https://example.test/x" })).rejects.toMatchObject({ code: "not_found" });
     const own = "my-own-signing-secret-0123456789";
     expect(await set({ url: "https://example.test/x", secret: own })).toEqual({ org_id: e.account.orgId, url: "https://example.test/x", secret: own });
   });

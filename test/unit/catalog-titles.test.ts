@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { openApiDocument } from "../../api/openapi";
 import { CATALOG } from "../../ops/catalog";
-import { ADMIN_USAGE } from "../../ops/admin-usage";
+import { ADMIN_USAGE } from "../../api/cli-operations";
 
 const duplicates = (xs: string[]) => xs.filter((x, i) => xs.indexOf(x) !== i);
 

@@ -2,24 +2,34 @@
  * The MCP mounter: every catalog operation (ops/catalog.ts) that runs under an execution
  * identity and has an MCP binding becomes one tool — all of them but the raw-byte upload (an
  * upload stays REST) and the Server-Sent Events stream (tasks and get_job's wait serve that).
- * Control-plane operations (`auth` other than "execution") are never tools, whatever they bind.
+ * Operations of the other auth kinds are never tools, whatever they bind.
  *
- * A tool's arguments are the operation's whole input (then its cross-field rules), its
- * `outputSchema` the operation's output schema (an operation with no body answers `{}`), and it
- * runs the same `runOperation` as the REST routes. A request that carries one tool call names its
- * repository (`toolRepoAsk`), so the endpoint resolves identity and repository permission in one
- * statement, as REST does.
+ * A tool call runs once through each step:
+ *   1. its arguments are scanned whole with the boundary rule (core/boundary.ts) and parsed with
+ *      the operation's input schema — strict, then its cross-field rules (`inputSchemaOf`), as
+ *      REST bodies are; a refusal names field paths, never values;
+ *   2. the caller is what the transport resolved for this HTTP request (api/mcp/server.ts
+ *      `callerOf`); the body runs inside `runInExecution` with that frozen identity and the
+ *      request's AbortSignal;
+ *   3. `runOperation` (api/run-operation.ts), the REST routes' own, checks the repository
+ *      permission, runs the operation and passes its answer through the output schema;
+ *   4. the answer is JSON text plus `structuredContent` (an operation with no body answers `{}`).
+ * A request that carries one tool call names its repository (`toolRepoAsk`), so the endpoint
+ * resolves identity and repository permission in one statement, as REST does.
  *
  * The submitting tools (`submit_*`) answer a task handle (api/mcp/tasks.ts) when the request
  * declares the tasks extension; otherwise `{job_id}` as always.
  */
+import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { ExecutionContext, runInExecution } from "../../../core/execution/context";
 import { CATALOG } from "../../../ops/catalog";
 import { authOf, inputSchemaOf, WithStatus, type Operation } from "../../../ops/operation";
+import type { AppContext } from "../../context";
 import { principalOf, type RepoAsk } from "../../execution";
 import { parseWith } from "../../http";
-import { repoAskOf, runOperation } from "../../operations";
-import { declaresTasks, TaskAnswer, type DefineTool } from "../server";
+import { repoAskOf, runOperation } from "../../run-operation";
+import { callerOf, declaresTasks, toolFailure, toolOk, type ProtocolEra, type ToolCall } from "../server";
 import { createdTask, isSubmitting, taskResultJob } from "../tasks";
 
 /** Whether an operation is a tool: bound, run as an execution identity, JSON in and out. */
@@ -35,26 +45,47 @@ export function outputSchemaOf(op: Operation): z.ZodType<object> {
   return op.output as z.ZodType<object>;
 }
 
-export function registerOperationTools(define: DefineTool, catalog: readonly Operation[] = CATALOG): void {
+/** One tool's whole call: from the raw arguments to the result or the tool error. */
+function toolCall(ctx: AppContext, era: ProtocolEra, op: Operation): ToolCall {
+  const schema = inputSchemaOf(op);
+  return async (raw, extra) => {
+    try {
+      const input = parseWith(schema, raw, "(arguments)") as Record<string, unknown>;
+      const caller = callerOf(extra);
+      const context = new ExecutionContext({ identity: caller.identity, signal: extra.mcpReq.signal });
+      const who = { identity: caller.identity, expiresAt: caller.expiresAt, principal: principalOf(caller.actor), signal: context.signal, repo: caller.repo };
+      const out = await runInExecution(context, () => runOperation(op, input, who, ctx));
+      const value = ((out instanceof WithStatus ? out.body : out) ?? {}) as object;
+      if (era === "modern" && isSubmitting(op) && declaresTasks(extra)) {
+        return await createdTask(ctx, caller.identity, (value as { job_id: string }).job_id);
+      }
+      return toolOk(value);
+    } catch (err) {
+      return toolFailure(err);
+    }
+  };
+}
+
+/**
+ * Registers every catalog tool with the SDK (tools/list: its strict input schema, its output
+ * schema, its hints) and puts its call in `calls`, which the server's tools/call handler runs.
+ */
+export function registerOperationTools(server: McpServer, calls: Map<string, ToolCall>, ctx: AppContext, era: ProtocolEra, catalog: readonly Operation[] = CATALOG): void {
   for (const op of catalog) {
     if (!isTool(op)) continue;
     const mcp = op.mcp!;
-    const schema = op.refine ? inputSchemaOf(op) : undefined;
     const annotations = {
       ...(mcp.readOnly ? { readOnlyHint: true } : { readOnlyHint: false }),
       ...(mcp.destructive && !mcp.readOnly ? { destructiveHint: true } : !mcp.readOnly ? { destructiveHint: false } : {}),
       ...(mcp.idempotent || mcp.readOnly ? { idempotentHint: true } : {}),
+      openWorldHint: false,
     };
-    define(mcp.tool, { title: op.title, description: op.description, inputSchema: op.input, outputSchema: outputSchemaOf(op), annotations }, async (args, run) => {
-      const input = (schema ? parseWith(schema, args, "(arguments)") : args) as Record<string, unknown>;
-      const who = { identity: run.identity, expiresAt: run.caller.expiresAt, principal: principalOf(run.caller.actor), signal: run.context.signal, repo: run.caller.repo };
-      const out = await runOperation(op, input, who, run.ctx);
-      const value = ((out instanceof WithStatus ? out.body : out) ?? {}) as object;
-      if (run.era === "modern" && isSubmitting(op) && declaresTasks(run.extra)) {
-        return new TaskAnswer(await createdTask(run.ctx, run.identity, (value as { job_id: string }).job_id));
-      }
-      return value;
-    });
+    calls.set(mcp.tool, toolCall(ctx, era, op));
+    server.registerTool(
+      mcp.tool,
+      { title: op.title, description: op.description, inputSchema: z.strictObject(op.input), outputSchema: outputSchemaOf(op) as z.ZodObject, annotations },
+      (() => ({ content: [] })) as never,
+    );
   }
 }
 

@@ -5,6 +5,96 @@ from .account_me_response_200_auth import AccountMeResponse200Auth
 from .account_me_response_200_organization import AccountMeResponse200Organization
 from .account_me_response_200_role import AccountMeResponse200Role
 from .account_me_response_200_user import AccountMeResponse200User
+from .admin_add_member_body import AdminAddMemberBody
+from .admin_add_member_body_role import AdminAddMemberBodyRole
+from .admin_add_member_response_200 import AdminAddMemberResponse200
+from .admin_add_member_response_200_role import AdminAddMemberResponse200Role
+from .admin_bootstrap_body import AdminBootstrapBody
+from .admin_bootstrap_response_200 import AdminBootstrapResponse200
+from .admin_cancel_job_response_200 import AdminCancelJobResponse200
+from .admin_cancel_job_response_200_job import AdminCancelJobResponse200Job
+from .admin_cancel_job_response_200_job_progress_type_0 import (
+    AdminCancelJobResponse200JobProgressType0,
+)
+from .admin_cancel_job_response_200_job_status import AdminCancelJobResponse200JobStatus
+from .admin_cancel_job_response_202 import AdminCancelJobResponse202
+from .admin_cancel_job_response_202_job import AdminCancelJobResponse202Job
+from .admin_cancel_job_response_202_job_progress_type_0 import (
+    AdminCancelJobResponse202JobProgressType0,
+)
+from .admin_cancel_job_response_202_job_status import AdminCancelJobResponse202JobStatus
+from .admin_create_api_key_body import AdminCreateApiKeyBody
+from .admin_create_api_key_response_200 import AdminCreateApiKeyResponse200
+from .admin_create_org_body import AdminCreateOrgBody
+from .admin_create_org_response_200 import AdminCreateOrgResponse200
+from .admin_create_repo_body import AdminCreateRepoBody
+from .admin_create_repo_response_200 import AdminCreateRepoResponse200
+from .admin_create_user_body import AdminCreateUserBody
+from .admin_create_user_response_200 import AdminCreateUserResponse200
+from .admin_get_job_response_200 import AdminGetJobResponse200
+from .admin_get_job_response_200_attempts_item import AdminGetJobResponse200AttemptsItem
+from .admin_get_job_response_200_follow_ups_item import (
+    AdminGetJobResponse200FollowUpsItem,
+)
+from .admin_get_job_response_200_follow_ups_item_status import (
+    AdminGetJobResponse200FollowUpsItemStatus,
+)
+from .admin_get_job_response_200_job import AdminGetJobResponse200Job
+from .admin_get_job_response_200_job_progress_type_0 import (
+    AdminGetJobResponse200JobProgressType0,
+)
+from .admin_get_job_response_200_job_status import AdminGetJobResponse200JobStatus
+from .admin_grant_body import AdminGrantBody
+from .admin_grant_body_level import AdminGrantBodyLevel
+from .admin_grant_response_200 import AdminGrantResponse200
+from .admin_grant_response_200_level import AdminGrantResponse200Level
+from .admin_job_charts_response_200 import AdminJobChartsResponse200
+from .admin_job_charts_response_200_pools_item import AdminJobChartsResponse200PoolsItem
+from .admin_job_charts_response_200_window import AdminJobChartsResponse200Window
+from .admin_job_charts_system_type_1 import AdminJobChartsSystemType1
+from .admin_job_charts_window_type_1 import AdminJobChartsWindowType1
+from .admin_list_jobs_response_200 import AdminListJobsResponse200
+from .admin_list_jobs_response_200_failure_groups_item import (
+    AdminListJobsResponse200FailureGroupsItem,
+)
+from .admin_list_jobs_response_200_jobs_item import AdminListJobsResponse200JobsItem
+from .admin_list_jobs_response_200_jobs_item_progress_type_0 import (
+    AdminListJobsResponse200JobsItemProgressType0,
+)
+from .admin_list_jobs_response_200_jobs_item_status import (
+    AdminListJobsResponse200JobsItemStatus,
+)
+from .admin_list_jobs_status_type_1 import AdminListJobsStatusType1
+from .admin_remove_webhook_body import AdminRemoveWebhookBody
+from .admin_remove_webhook_response_200 import AdminRemoveWebhookResponse200
+from .admin_replay_jobs_body import AdminReplayJobsBody
+from .admin_replay_jobs_body_status_type_1 import AdminReplayJobsBodyStatusType1
+from .admin_replay_jobs_response_202 import AdminReplayJobsResponse202
+from .admin_retry_job_response_202 import AdminRetryJobResponse202
+from .admin_retry_job_response_202_job import AdminRetryJobResponse202Job
+from .admin_retry_job_response_202_job_progress_type_0 import (
+    AdminRetryJobResponse202JobProgressType0,
+)
+from .admin_retry_job_response_202_job_status import AdminRetryJobResponse202JobStatus
+from .admin_revoke_api_key_body import AdminRevokeApiKeyBody
+from .admin_revoke_api_key_response_200 import AdminRevokeApiKeyResponse200
+from .admin_set_webhook_body import AdminSetWebhookBody
+from .admin_set_webhook_response_200 import AdminSetWebhookResponse200
+from .admin_suspend_member_body import AdminSuspendMemberBody
+from .admin_suspend_member_response_200 import AdminSuspendMemberResponse200
+from .admin_suspend_org_body import AdminSuspendOrgBody
+from .admin_suspend_org_response_200 import AdminSuspendOrgResponse200
+from .admin_suspend_user_body import AdminSuspendUserBody
+from .admin_suspend_user_response_200 import AdminSuspendUserResponse200
+from .admin_webhook_deliveries_body import AdminWebhookDeliveriesBody
+from .admin_webhook_deliveries_body_status import AdminWebhookDeliveriesBodyStatus
+from .admin_webhook_deliveries_response_200 import AdminWebhookDeliveriesResponse200
+from .admin_webhook_deliveries_response_200_deliveries_item import (
+    AdminWebhookDeliveriesResponse200DeliveriesItem,
+)
+from .admin_webhook_deliveries_response_200_deliveries_item_status import (
+    AdminWebhookDeliveriesResponse200DeliveriesItemStatus,
+)
 from .auth_login_body import AuthLoginBody
 from .auth_login_response_200 import AuthLoginResponse200
 from .error import Error
@@ -233,6 +323,74 @@ __all__ = (
     "AccountMeResponse200Organization",
     "AccountMeResponse200Role",
     "AccountMeResponse200User",
+    "AdminAddMemberBody",
+    "AdminAddMemberBodyRole",
+    "AdminAddMemberResponse200",
+    "AdminAddMemberResponse200Role",
+    "AdminBootstrapBody",
+    "AdminBootstrapResponse200",
+    "AdminCancelJobResponse200",
+    "AdminCancelJobResponse200Job",
+    "AdminCancelJobResponse200JobProgressType0",
+    "AdminCancelJobResponse200JobStatus",
+    "AdminCancelJobResponse202",
+    "AdminCancelJobResponse202Job",
+    "AdminCancelJobResponse202JobProgressType0",
+    "AdminCancelJobResponse202JobStatus",
+    "AdminCreateApiKeyBody",
+    "AdminCreateApiKeyResponse200",
+    "AdminCreateOrgBody",
+    "AdminCreateOrgResponse200",
+    "AdminCreateRepoBody",
+    "AdminCreateRepoResponse200",
+    "AdminCreateUserBody",
+    "AdminCreateUserResponse200",
+    "AdminGetJobResponse200",
+    "AdminGetJobResponse200AttemptsItem",
+    "AdminGetJobResponse200FollowUpsItem",
+    "AdminGetJobResponse200FollowUpsItemStatus",
+    "AdminGetJobResponse200Job",
+    "AdminGetJobResponse200JobProgressType0",
+    "AdminGetJobResponse200JobStatus",
+    "AdminGrantBody",
+    "AdminGrantBodyLevel",
+    "AdminGrantResponse200",
+    "AdminGrantResponse200Level",
+    "AdminJobChartsResponse200",
+    "AdminJobChartsResponse200PoolsItem",
+    "AdminJobChartsResponse200Window",
+    "AdminJobChartsSystemType1",
+    "AdminJobChartsWindowType1",
+    "AdminListJobsResponse200",
+    "AdminListJobsResponse200FailureGroupsItem",
+    "AdminListJobsResponse200JobsItem",
+    "AdminListJobsResponse200JobsItemProgressType0",
+    "AdminListJobsResponse200JobsItemStatus",
+    "AdminListJobsStatusType1",
+    "AdminRemoveWebhookBody",
+    "AdminRemoveWebhookResponse200",
+    "AdminReplayJobsBody",
+    "AdminReplayJobsBodyStatusType1",
+    "AdminReplayJobsResponse202",
+    "AdminRetryJobResponse202",
+    "AdminRetryJobResponse202Job",
+    "AdminRetryJobResponse202JobProgressType0",
+    "AdminRetryJobResponse202JobStatus",
+    "AdminRevokeApiKeyBody",
+    "AdminRevokeApiKeyResponse200",
+    "AdminSetWebhookBody",
+    "AdminSetWebhookResponse200",
+    "AdminSuspendMemberBody",
+    "AdminSuspendMemberResponse200",
+    "AdminSuspendOrgBody",
+    "AdminSuspendOrgResponse200",
+    "AdminSuspendUserBody",
+    "AdminSuspendUserResponse200",
+    "AdminWebhookDeliveriesBody",
+    "AdminWebhookDeliveriesBodyStatus",
+    "AdminWebhookDeliveriesResponse200",
+    "AdminWebhookDeliveriesResponse200DeliveriesItem",
+    "AdminWebhookDeliveriesResponse200DeliveriesItemStatus",
     "AuthLoginBody",
     "AuthLoginResponse200",
     "Error",

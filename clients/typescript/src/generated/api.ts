@@ -933,6 +933,446 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every job (operators)
+         * @description Jobs of every organisation by filter, newest first, with organisation, repository and user names beside their ids, and the failures grouped by kind and error code (how many, how many can run again, when last). Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        get: operations["admin.list_jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One job and its attempts (operators)
+         * @description Any job, its attempts (lease owner, timings, outcome, error) and the jobs its run started. Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        get: operations["admin.get_job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel any job (operators)
+         * @description Cancels any job: a queued one ends canceled at once, a running one is stopped by its worker (202, canceled: true). A job that has already ended is left as it is (200, canceled: false). Audited. Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.cancel_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed job (operators)
+         * @description A failed or refused job runs again (202): the same row, so the same identity, checked again when it is claimed. A fix job is never restarted, and a job that has not failed cannot be retried (409 conflict, details.reason). Audited. Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.retry_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/jobs/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the failed jobs a filter selects (operators)
+         * @description Every requeueable job the filter selects (failed or refused, not a fix job) runs again, at most 500 per call (202: their ids, and `more` when more matched). The filter needs at least one of kind, error_code, pool or org. Audited per organisation. Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.replay_jobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job charts over time (operators)
+         * @description Per pool, over the last hour or day: jobs ended and failed per bucket, wait and run p50/p95 in seconds, and the queue depth at each bucket's end; `buckets` are each bucket's start (Unix seconds). Platform admins only.
+         *
+         *     Needs a platform admin's API key or browser sign-in; no execution session.
+         */
+        get: operations["admin.job_charts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bootstrap an organisation, its owner, a repository and a key
+         * @description Creates an organisation, its owner (a platform admin), a repository the owner administers and an API key, all or nothing. The key, and a generated password when none was given, are in this answer once and never again. `codesynapse admin bootstrap`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.bootstrap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/create-org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an organisation
+         * @description Creates an organisation. `codesynapse admin create-org`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.create_org"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/create-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a user
+         * @description Creates a user, a platform admin with `platform_admin`. `codesynapse admin create-user`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.create_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/add-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a member to an organisation
+         * @description Makes a user a member of an organisation with a role. `codesynapse admin add-member`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.add_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/create-api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates an API key for a member of an organisation; the key is in this answer once and never again. `codesynapse admin create-api-key`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.create_api_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/create-repo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository
+         * @description Creates a repository in an organisation. `codesynapse admin create-repo`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.create_repo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a user a repository permission
+         * @description Gives a user read, write or admin permission on a repository. `codesynapse admin grant`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.grant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/suspend-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a user
+         * @description Suspends a user everywhere: their keys, sign-ins and sessions stop working. `codesynapse admin suspend-user`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.suspend_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/suspend-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a membership
+         * @description Suspends a user's membership of one organisation. `codesynapse admin suspend-member`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.suspend_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/suspend-org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an organisation
+         * @description Suspends an organisation: its members' calls are refused. `codesynapse admin suspend-org`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.suspend_org"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/set-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an organisation's completion webhook
+         * @description Sets (or replaces) the organisation's completion webhook; without a secret one is generated. The secret is in this answer once. `codesynapse admin set-webhook`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.set_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/remove-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove an organisation's completion webhook
+         * @description Removes the organisation's webhook; deliveries not yet sent then fail as webhook_removed. `codesynapse admin remove-webhook`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.remove_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List an organisation's webhook deliveries
+         * @description The organisation's webhook deliveries, newest first (never the secret nor a response body). `codesynapse admin webhook-deliveries`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.webhook_deliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/commands/revoke-api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes an API key by its prefix (csk_ and 8 hex digits). `codesynapse admin revoke-api-key`.
+         *
+         *     Needs the server's local admin token (the local CLI) or a platform admin's API key or browser sign-in; no execution session.
+         */
+        post: operations["admin.revoke_api_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6007,6 +6447,2262 @@ export interface operations {
             };
         };
     };
+    "admin.list_jobs": {
+        parameters: {
+            query?: {
+                /** @description Only jobs of this pool (empty or absent: any). */
+                pool?: "" | string;
+                /** @description Only jobs in this status (empty or absent: any). */
+                status?: "" | ("queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused");
+                /** @description Only jobs of this organisation (its id) (empty or absent: any). */
+                org?: "" | string;
+                /** @description Only jobs of this kind (empty or absent: any). */
+                kind?: "" | string;
+                /** @description Only jobs that ended with this error code (empty or absent: any). */
+                error_code?: "" | string;
+                /** @description At most this many jobs (1-500, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List every job (operators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generated_at: string;
+                        jobs: {
+                            id: string;
+                            kind: string;
+                            pool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            system: boolean;
+                            org_id: string | null;
+                            org_name: string | null;
+                            repo_id: string | null;
+                            repo_name: string | null;
+                            origin_job_id: string | null;
+                            actor_user_id: string | null;
+                            actor_email: string | null;
+                            error_code: string | null;
+                            /** @description The failure in words (null while there is none). */
+                            message: string | null;
+                            attempts: number;
+                            max_attempts: number;
+                            restartable: boolean;
+                            cancel_requested: boolean;
+                            lease_owner: string | null;
+                            lease_expires_at: string | null;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            created_at: string | null;
+                            run_at: string | null;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            retryable: boolean;
+                            cancelable: boolean;
+                        }[];
+                        failure_groups: {
+                            kind: string;
+                            error_code: string | null;
+                            count: number;
+                            requeueable: number;
+                            last_at: string | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.get_job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job id ("job_…"). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One job and its attempts (operators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: {
+                            id: string;
+                            kind: string;
+                            pool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            system: boolean;
+                            org_id: string | null;
+                            org_name: string | null;
+                            repo_id: string | null;
+                            repo_name: string | null;
+                            origin_job_id: string | null;
+                            actor_user_id: string | null;
+                            actor_email: string | null;
+                            error_code: string | null;
+                            /** @description The failure in words (null while there is none). */
+                            message: string | null;
+                            attempts: number;
+                            max_attempts: number;
+                            restartable: boolean;
+                            cancel_requested: boolean;
+                            lease_owner: string | null;
+                            lease_expires_at: string | null;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            created_at: string | null;
+                            run_at: string | null;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            retryable: boolean;
+                            cancelable: boolean;
+                        };
+                        attempts: {
+                            attempt: number;
+                            lease_owner: string | null;
+                            started_at: string | null;
+                            ended_at: string | null;
+                            duration_ms: number | null;
+                            outcome: string;
+                            error_code: string | null;
+                            message: string | null;
+                        }[];
+                        follow_ups: {
+                            /** @description The follow-up job's id: read it like any job of this thread. */
+                            job_id: string;
+                            kind: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.cancel_job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job id ("job_…"). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel any job (operators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: {
+                            id: string;
+                            kind: string;
+                            pool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            system: boolean;
+                            org_id: string | null;
+                            org_name: string | null;
+                            repo_id: string | null;
+                            repo_name: string | null;
+                            origin_job_id: string | null;
+                            actor_user_id: string | null;
+                            actor_email: string | null;
+                            error_code: string | null;
+                            /** @description The failure in words (null while there is none). */
+                            message: string | null;
+                            attempts: number;
+                            max_attempts: number;
+                            restartable: boolean;
+                            cancel_requested: boolean;
+                            lease_owner: string | null;
+                            lease_expires_at: string | null;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            created_at: string | null;
+                            run_at: string | null;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            retryable: boolean;
+                            cancelable: boolean;
+                        };
+                        canceled: boolean;
+                    };
+                };
+            };
+            /** @description Cancel any job (operators) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: {
+                            id: string;
+                            kind: string;
+                            pool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            system: boolean;
+                            org_id: string | null;
+                            org_name: string | null;
+                            repo_id: string | null;
+                            repo_name: string | null;
+                            origin_job_id: string | null;
+                            actor_user_id: string | null;
+                            actor_email: string | null;
+                            error_code: string | null;
+                            /** @description The failure in words (null while there is none). */
+                            message: string | null;
+                            attempts: number;
+                            max_attempts: number;
+                            restartable: boolean;
+                            cancel_requested: boolean;
+                            lease_owner: string | null;
+                            lease_expires_at: string | null;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            created_at: string | null;
+                            run_at: string | null;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            retryable: boolean;
+                            cancelable: boolean;
+                        };
+                        canceled: boolean;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.retry_job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job id ("job_…"). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retry a failed job (operators) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: {
+                            id: string;
+                            kind: string;
+                            pool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused";
+                            system: boolean;
+                            org_id: string | null;
+                            org_name: string | null;
+                            repo_id: string | null;
+                            repo_name: string | null;
+                            origin_job_id: string | null;
+                            actor_user_id: string | null;
+                            actor_email: string | null;
+                            error_code: string | null;
+                            /** @description The failure in words (null while there is none). */
+                            message: string | null;
+                            attempts: number;
+                            max_attempts: number;
+                            restartable: boolean;
+                            cancel_requested: boolean;
+                            lease_owner: string | null;
+                            lease_expires_at: string | null;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            created_at: string | null;
+                            run_at: string | null;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            retryable: boolean;
+                            cancelable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.replay_jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Only jobs of this pool (empty or absent: any). */
+                    pool?: "" | string;
+                    /** @description Only jobs in this status (empty or absent: any). */
+                    status?: "" | ("queued" | "running" | "succeeded" | "failed" | "canceled" | "abandoned" | "refused");
+                    /** @description Only jobs of this organisation (its id) (empty or absent: any). */
+                    org?: "" | string;
+                    /** @description Only jobs of this kind (empty or absent: any). */
+                    kind?: "" | string;
+                    /** @description Only jobs that ended with this error code (empty or absent: any). */
+                    error_code?: "" | string;
+                } & ({
+                    kind: unknown;
+                } | {
+                    error_code: unknown;
+                } | {
+                    pool: unknown;
+                } | {
+                    org: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description Replay the failed jobs a filter selects (operators) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                        job_ids: string[];
+                        more: boolean;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.job_charts": {
+        parameters: {
+            query?: {
+                /** @description 1h (1-minute buckets, the default) or 24h (15-minute buckets). */
+                window?: "" | ("1h" | "24h");
+                /** @description Only this organisation's jobs (its id). */
+                org?: "" | string;
+                /** @description 1: count the system sweeps too. */
+                system?: "" | ("0" | "1");
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Job charts over time (operators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generated_at: string;
+                        org: string | null;
+                        system: boolean;
+                        /** @enum {string} */
+                        window: "1h" | "24h";
+                        step_s: number;
+                        buckets: number[];
+                        pools: {
+                            pool: string;
+                            ended: number[];
+                            failed: number[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            wait_p50: (number | null)[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            wait_p95: (number | null)[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            run_p50: (number | null)[];
+                            /** @description Seconds; null where no job of the pool ended in the bucket. */
+                            run_p95: (number | null)[];
+                            depth: number[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's name (1-200 characters). */
+                    org: string;
+                    /** @description The user's email (how they sign in). */
+                    email: string;
+                    /** @description The repository's name: 1-100 letters, digits, '.', '_' or '-'. */
+                    repo: string;
+                    /** @description 8 to 1024 characters (absent: the user signs in with an API key only). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Bootstrap an organisation, its owner, a repository and a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        user_id: string;
+                        repo_id: string;
+                        repo_name: string;
+                        email: string;
+                        /** @description The generated password, when none was given. */
+                        password?: string;
+                        api_key: string;
+                        key_prefix: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.create_org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's name (1-200 characters). */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.create_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user's email (how they sign in). */
+                    email: string;
+                    /** @description 8 to 1024 characters (absent: the user signs in with an API key only). */
+                    password?: string;
+                    /** @description A platform admin: may sign in to the console and call the operators' API. */
+                    platform_admin?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.add_member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                    /** @description The user's id (usr_…). */
+                    user: string;
+                    /**
+                     * @description owner, admin or member.
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member to an organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        user_id: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member";
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.create_api_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                    /** @description The user's id (usr_…). */
+                    user: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_key: string;
+                        key_id: string;
+                        prefix: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.create_repo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                    /** @description The repository's name: 1-100 letters, digits, '.', '_' or '-'. */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repo_id: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The repository's id (repo_…). */
+                    repo: string;
+                    /** @description The user's id (usr_…). */
+                    user: string;
+                    /**
+                     * @description read, write or admin.
+                     * @enum {string}
+                     */
+                    level: "read" | "write" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description Grant a user a repository permission */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repo_id: string;
+                        user_id: string;
+                        /** @enum {string} */
+                        level: "read" | "write" | "admin";
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`, `repo_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.suspend_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user's id (usr_…). */
+                    user: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Suspend a user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                        /** @constant */
+                        suspended: true;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.suspend_member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                    /** @description The user's id (usr_…). */
+                    user: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Suspend a membership */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        user_id: string;
+                        /** @constant */
+                        suspended: true;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.suspend_org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Suspend an organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        /** @constant */
+                        suspended: true;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.set_webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                    /** @description An absolute http(s) URL without credentials. */
+                    url: string;
+                    /** @description 24 to 256 printable ASCII characters (absent: generated). */
+                    secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set an organisation's completion webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        url: string;
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.remove_webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Remove an organisation's completion webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.webhook_deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organisation's id (org_…). */
+                    org: string;
+                    /**
+                     * @description Only deliveries in this status.
+                     * @enum {string}
+                     */
+                    status?: "pending" | "sending" | "delivered" | "failed";
+                    /** @description At most this many (1-500, default 50). */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description List an organisation's webhook deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            job_id: string;
+                            event: string;
+                            /** @enum {string} */
+                            status: "pending" | "sending" | "delivered" | "failed";
+                            attempts: number;
+                            last_status: number | null;
+                            last_error: string | null;
+                            next_attempt_at: string;
+                            delivered_at: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.revoke_api_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The key's prefix, as create-api-key answered it. */
+                    key_prefix: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoke an API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prefix: string;
+                        /** @constant */
+                        revoked: true;
+                    };
+                };
+            };
+            /** @description Refused or failed, with one of: `validation_failed`, `org_selection_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unauthenticated`, `invalid_credentials`, `api_key_revoked`, `login_session_ended`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `user_suspended`, `membership_suspended`, `org_suspended`, `not_a_member`, `platform_admin_required`, `csrf_refused`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused or failed, with one of: `unavailable`, `dependency_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** How each operation is called over HTTP (operationId → route). */
@@ -6050,4 +8746,24 @@ export const ROUTES = {
   "jobs.cancel": {"method":"post","path":"/api/v1/jobs/{id}/cancel","pathParams":["id"],"body":false,"auth":"execution"},
   "jobs.events": {"method":"get","path":"/api/v1/jobs/{id}/events","pathParams":["id"],"body":false,"auth":"execution"},
   "execution.session_erasure": {"method":"get","path":"/api/v1/execution/sessions/{session_id}/erasure","pathParams":["session_id"],"body":false,"auth":"execution"},
+  "admin.list_jobs": {"method":"get","path":"/api/v1/admin/jobs","pathParams":[],"body":false,"auth":"platform_admin"},
+  "admin.get_job": {"method":"get","path":"/api/v1/admin/jobs/{id}","pathParams":["id"],"body":false,"auth":"platform_admin"},
+  "admin.cancel_job": {"method":"post","path":"/api/v1/admin/jobs/{id}/cancel","pathParams":["id"],"body":false,"auth":"platform_admin"},
+  "admin.retry_job": {"method":"post","path":"/api/v1/admin/jobs/{id}/retry","pathParams":["id"],"body":false,"auth":"platform_admin"},
+  "admin.replay_jobs": {"method":"post","path":"/api/v1/admin/jobs/replay","pathParams":[],"body":true,"auth":"platform_admin"},
+  "admin.job_charts": {"method":"get","path":"/api/v1/admin/charts","pathParams":[],"body":false,"auth":"platform_admin"},
+  "admin.bootstrap": {"method":"post","path":"/api/v1/admin/commands/bootstrap","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.create_org": {"method":"post","path":"/api/v1/admin/commands/create-org","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.create_user": {"method":"post","path":"/api/v1/admin/commands/create-user","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.add_member": {"method":"post","path":"/api/v1/admin/commands/add-member","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.create_api_key": {"method":"post","path":"/api/v1/admin/commands/create-api-key","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.create_repo": {"method":"post","path":"/api/v1/admin/commands/create-repo","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.grant": {"method":"post","path":"/api/v1/admin/commands/grant","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.suspend_user": {"method":"post","path":"/api/v1/admin/commands/suspend-user","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.suspend_member": {"method":"post","path":"/api/v1/admin/commands/suspend-member","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.suspend_org": {"method":"post","path":"/api/v1/admin/commands/suspend-org","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.set_webhook": {"method":"post","path":"/api/v1/admin/commands/set-webhook","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.remove_webhook": {"method":"post","path":"/api/v1/admin/commands/remove-webhook","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.webhook_deliveries": {"method":"post","path":"/api/v1/admin/commands/webhook-deliveries","pathParams":[],"body":true,"auth":"local_admin"},
+  "admin.revoke_api_key": {"method":"post","path":"/api/v1/admin/commands/revoke-api-key","pathParams":[],"body":true,"auth":"local_admin"},
 } as const;

@@ -3,10 +3,12 @@
  * ids, the failure in words (core/jobs/failure.ts), never a lease token and never the chat thread's
  * session ID (an operator acts on the job row; a thread's ID is its owner's, docs/security.md). The views carry no
  * parameters or result: the console's job page alone shows those, as stored (redacted when stored)
- * and bounded (api/routes/admin-job-parts.ts).
+ * and bounded (api/routes/admin-job-parts.ts). The schemas below are what the operators' API answers (ops/admin-jobs.ts).
  */
-import { codeMessage } from "../../core/jobs/failure";
-import type { AdminJobRow, AttemptRow, FailureGroup } from "../../queues/sql/adminJobs";
+import { z } from "zod";
+import { codeMessage } from "../core/jobs/failure";
+import { JOB_STATUSES } from "./job-view";
+import type { AdminJobRow, AttemptRow, FailureGroup } from "../queues/sql/adminJobs";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const messageOf = (code: string | null, message: string | null) => (code === null ? null : (message ?? codeMessage(code)));
@@ -65,3 +67,58 @@ export function groupView(g: FailureGroup) {
 }
 
 export type GroupView = ReturnType<typeof groupView>;
+
+const time = z.string().nullable();
+
+/** What adminJobView answers. */
+export const adminJobSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  pool: z.string(),
+  status: z.enum(JOB_STATUSES),
+  system: z.boolean(),
+  org_id: z.string().nullable(),
+  org_name: z.string().nullable(),
+  repo_id: z.string().nullable(),
+  repo_name: z.string().nullable(),
+  origin_job_id: z.string().nullable(),
+  actor_user_id: z.string().nullable(),
+  actor_email: z.string().nullable(),
+  error_code: z.string().nullable(),
+  message: z.string().nullable().describe("The failure in words (null while there is none)."),
+  attempts: z.number().int(),
+  max_attempts: z.number().int(),
+  restartable: z.boolean(),
+  cancel_requested: z.boolean(),
+  lease_owner: z.string().nullable(),
+  lease_expires_at: time,
+  progress: z.object({ done: z.number(), total: z.number() }).nullable(),
+  created_at: time,
+  run_at: time,
+  started_at: time,
+  finished_at: time,
+  retryable: z.boolean(),
+  cancelable: z.boolean(),
+});
+
+/** What attemptView answers. */
+export const attemptSchema = z.object({
+  attempt: z.number().int(),
+  lease_owner: z.string().nullable(),
+  started_at: time,
+  ended_at: time,
+  duration_ms: z.number().nullable(),
+  outcome: z.string(),
+  error_code: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
+/** What groupView answers. */
+export const groupSchema = z.object({
+  kind: z.string(),
+  error_code: z.string().nullable(),
+  count: z.number().int(),
+  requeueable: z.number().int(),
+  last_at: time,
+  message: z.string().nullable(),
+});

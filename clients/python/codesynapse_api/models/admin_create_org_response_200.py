@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+T = TypeVar("T", bound="AdminCreateOrgResponse200")
+
+
+@_attrs_define
+class AdminCreateOrgResponse200:
+    """
+    Attributes:
+        org_id (str):
+    """
+
+    org_id: str
+
+    def to_dict(self) -> dict[str, Any]:
+        org_id = self.org_id
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "org_id": org_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        org_id = d.pop("org_id")
+
+        admin_create_org_response_200 = cls(
+            org_id=org_id,
+        )
+
+        return admin_create_org_response_200
