@@ -12,7 +12,7 @@ export type AuditAction =
   | "session.expire"
   | "session.dashboard_bind"
   | "session.dashboard_refused"
-  // Operators' actions on jobs and accounts (api/routes/admin-api.ts): who did what to which jobs.
+  // Operators' actions on jobs and accounts (the `admin.*` operations, ops/admin-jobs.ts and ops/admin-commands.ts): who did what to which jobs.
   | "job.cancel"
   | "job.retry"
   | "job.replay"

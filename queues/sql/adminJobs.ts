@@ -1,5 +1,5 @@
 /**
- * The operators' reads and actions over every job (platform admins only; api/routes/admin-api.ts):
+ * The operators' reads and actions over every job (platform admins only; the `admin.*` operations in ops/admin-jobs.ts):
  *
  *   listAdminJobs    jobs matching a filter (pool, status, organisation, kind, error code), newest
  *                    first, with the organisation's name, the repository's name and the actor's email;
