@@ -22,7 +22,7 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import { z } from "zod";
 import { AppError } from "../core/errors";
 import { authOf, inputSchemaOf, WithStatus, type EventStream, type HttpBinding, type Operation } from "../ops/operation";
-import { CATALOG } from "../ops/catalog";
+import { CATALOG, REMOVED_ROUTES } from "../ops/catalog";
 import type { AppContext } from "./context";
 import { executionOf, principalOf, requireExecution, type RepoAsk } from "./execution";
 import { requireActor, requireLocalAdmin, requirePlatformAdmin } from "./auth";
@@ -169,6 +169,13 @@ async function runControl(ctx: AppContext, op: Operation, input: Record<string, 
   });
   const out = await op.run(controlCall(ctx, op, req, abort.signal) as never, input as never);
   return conformAnswer(op, out, ctx);
+}
+
+/** The catalog's removed routes (ops/catalog.ts REMOVED_ROUTES): 410 `gone`, with what replaced each. */
+export function removedRoutes(): Router {
+  const r = Router();
+  for (const gone of REMOVED_ROUTES) r[gone.method](gone.path, (_req, _res, next) => next(new AppError("gone", { message: gone.message })));
+  return r;
 }
 
 export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] = CATALOG): Router {

@@ -60,6 +60,7 @@ import { silentLogger } from "../core/log";
 import { registerSession } from "../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { openPGlite } from "../db/pglite";
+import { identityStore } from "../db/sql/identity/store";
 import { JobMetrics, type JobOutcomeLabel } from "../queues/metrics";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
@@ -507,25 +508,26 @@ async function jobs(database: OpenDatabase): Promise<JobsResult> {
   const db = database.db;
   const clock = systemClock;
   const tag = randomBytes(4).toString("hex");
-  const { org_id: orgId } = await createOrg(db, { name: "bench" });
-  const { user_id: userId } = await createUser(db, { email: `bench-${tag}@example.test` });
-  await addMember(db, { orgId, userId, role: "member" });
-  const key = await createApiKey(db, { orgId, userId });
-  const { repo_id: repoId } = await createRepo(db, { orgId, name: "bench-repo" });
-  await grantRepo(db, { repoId, userId, level: "read" });
+  const store = identityStore(db);
+  const { org_id: orgId } = await createOrg(store, { name: "bench" });
+  const { user_id: userId } = await createUser(store, { email: `bench-${tag}@example.test` });
+  await addMember(store, { orgId, userId, role: "member" });
+  const key = await createApiKey(store, { orgId, userId });
+  const { repo_id: repoId } = await createRepo(store, { orgId, name: "bench-repo" });
+  await grantRepo(store, { repoId, userId, level: "read" });
   const principal: Principal = { orgId, userId, apiKeyId: key.key_id, loginSessionId: null };
-  await registerSession(db, clock, principal, `bench-${tag}`);
+  await registerSession(store, clock, principal, `bench-${tag}`);
   const identity = makeIdentity({ tenant_id: orgId, subject_id: userId, session_id: `bench-${tag}`, parent_session_id: `bench-${tag}` });
   const registry = new JobRegistry<JobHandler>().register(
     defineHandler({ kind: "bench.noop", pool: "ai", restartable: true, maxAttempts: 3, repoLevel: "read", params: z.strictObject({ i: z.number() }), run: async () => ({ result: null }) }),
   );
-  const { queue } = createJobQueue({ db, clock, logger: silentLogger(), registry });
+  const { queue } = createJobQueue({ db, identity: identityStore, clock, logger: silentLogger(), registry });
   const metrics = new Outcomes();
   let wakes = 0;
   const listen = database.listen;
   const counted: OpenDatabase["listen"] = listen && ((channel, onPayload, onReconnect) => listen(channel, (p) => (wakes++, onPayload(p)), onReconnect));
   const host = await startWorkers({
-    db, clock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
+    db, identity: identityStore, clock, logger: silentLogger(), registry, dispatcher: queue.dispatcher, metrics, pools: ["ai"], concurrency: { ai: CONCURRENCY },
     ...(counted ? { listen: counted } : {}),
   });
   try {

@@ -48,6 +48,16 @@ import {
 } from "./jobs";
 import { discardSnapshotUpload, listSnapshotUploads, uploadSnapshot } from "./uploads";
 
+/**
+ * Routes that were removed, declared here so that a caller still learns what replaced them: the
+ * REST mounter answers each with 410 `gone` and this message. No operation runs and the OpenAPI
+ * document does not list them (a generated client gets no method for a dead route).
+ */
+export const REMOVED_ROUTES: ReadonlyArray<{ method: "post"; path: string; message: string }> = [
+  // The old repository offload endpoint: conversations never silently become shared repository memory.
+  { method: "post", path: "/api/v1/repos/:repo/offload", message: "This endpoint has been removed; use POST /session-memory/offload." },
+];
+
 export const CATALOG: readonly Operation<any, any, any>[] = [
   // The control plane (ops/control.ts): no execution session.
   signIn,

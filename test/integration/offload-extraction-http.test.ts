@@ -55,6 +55,16 @@ await describeEachDatabase("offload extraction over HTTP", (t) => {
     return r.body as { accepted: number; offload_id: string };
   };
 
+  it("the removed repository offload route answers 410 gone and names its replacement; nothing is stored", async () => {
+    const a = await seedAccount(t().db);
+    const { headers: h } = await registerThread(srv.url, a.apiKey);
+    const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/offload`, { headers: h, body: { turns: [{ role: "user", content: "Never deploy on Fridays." }] } });
+    expect(r.status).toBe(410);
+    expect(r.body).toMatchObject({ error: { code: "gone" } });
+    expect(JSON.stringify(r.body)).toContain("/session-memory/offload");
+    expect((await facts(a, h)).facts).toEqual([]);
+  });
+
   it("keeps rules, decisions and locations as facts citing their turns, and no chatter", async () => {
     const a = await seedAccount(t().db);
     const { headers: h } = await registerThread(srv.url, a.apiKey);
