@@ -12,6 +12,7 @@ import { AppError } from "../errors";
 import { storedFactCount } from "./history";
 import { checkLoad, checkRoot, enforceQuotas, type QuotaState, type RootState } from "./quotas";
 import { checkSnapshot } from "./snapshot";
+import type { SessionMemoryStore } from "./store";
 import type { CommitInput, CommitResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "./types";
 import { scopeKeyOf } from "./types";
 
@@ -144,4 +145,31 @@ function quotaCounts(st: QuotaCounts): QuotaCounts {
     sessionLiveFactsElsewhere: st.sessionLiveFactsElsewhere,
     tenantLiveFactsElsewhere: st.tenantLiveFactsElsewhere,
   };
+}
+
+/** A class to extend: a store's own base class (Neo4jStore), or Object. */
+type StoreBase = abstract new (...args: any[]) => object;
+
+/**
+ * `Base` with load, commit and clear made by the protocol over the class's
+ * `storage`: every session store is `extends SessionProtocolStore(itsBase)`
+ * and supplies the primitives.
+ */
+export function SessionProtocolStore<B extends StoreBase>(Base: B) {
+  abstract class WithProtocol extends Base implements Pick<SessionMemoryStore, "load" | "commit" | "clear"> {
+    protected abstract readonly storage: SessionStorage;
+
+    load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
+      return loadScope(this.storage, owner, now);
+    }
+
+    commit(input: CommitInput): Promise<CommitResult> {
+      return commitScope(this.storage, input);
+    }
+
+    clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
+      return clearScope(this.storage, owner, expiresAt, now);
+    }
+  }
+  return WithProtocol;
 }

@@ -4,8 +4,9 @@
  * Neo4j and HugeGraph next. test/contract/session-memory.contract.ts is the
  * suite each one must pass.
  *
- * Rules every adapter enforces itself, inside its own transaction, even for a
- * caller that bypasses the engine:
+ * Rules every adapter enforces inside its own transaction, even for a caller
+ * that bypasses the engine — written once, in session-protocol.ts, which every
+ * adapter extends (SessionProtocolStore) with its storage primitives:
  *  - revocation tombstone of (tenant, session) → `session_revoked`, for every
  *    namespace, for every operation but cleanup;
  *  - a cleared namespace → `namespace_closed`, for good;

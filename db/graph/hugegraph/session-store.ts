@@ -29,9 +29,9 @@
 import { AppError, type ErrorCode } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE, MAX_LIVE_FACTS_PER_TENANT } from "../../../core/limits";
 import { diffContent } from "../../../core/memory/content-diff";
-import { clearScope, commitScope, loadScope, type SessionStorage, type SessionWriteUnit } from "../../../core/memory/session-protocol";
+import { SessionProtocolStore, type SessionStorage, type SessionWriteUnit } from "../../../core/memory/session-protocol";
 import type { SessionMemoryStore } from "../../../core/memory/store";
-import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
+import type { PurgeResult, ScopeKey, ScopeOwner, SnapshotContent } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
 import { HugeGraphRefusal, KeyedMutex, type HugeGraphClient } from "./client";
 import { ensureSchema, SESSION_SCHEMA, vid } from "./schema";
@@ -101,7 +101,7 @@ function scopeBindings(key: ScopeKey, subject = "") {
 
 class TenantChanged extends Error {}
 
-export class HugeGraphSessionStore implements SessionMemoryStore {
+export class HugeGraphSessionStore extends SessionProtocolStore(Object) implements SessionMemoryStore {
   readonly kind = "hugegraph";
   private readonly mutex = new KeyedMutex();
   private readonly schema: (() => Promise<void>) | undefined;
@@ -111,6 +111,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     private readonly client: HugeGraphClient,
     opts: HugeGraphStoreOptions = {},
   ) {
+    super();
     this.schema = opts.schema;
     this.maxRetries = opts.maxRetries ?? 20;
   }
@@ -159,7 +160,7 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     return this.client.json<WriteState>(S.WRITE_STATE, { ...scopeBindings(owner, owner.subject_id), now, with_content: withContent, exact, ...bounds });
   }
 
-  private readonly storage: SessionStorage = {
+  protected readonly storage: SessionStorage = {
     readLoad: async (owner, now) => {
       await this.schema?.();
       return loadReadOf(await this.client.json<Loaded>(S.LOAD, { ...scopeBindings(scopeKeyOf(owner), owner.subject_id), now, ...bounds }));
@@ -169,18 +170,6 @@ export class HugeGraphSessionStore implements SessionMemoryStore {
     },
     write: (owner, now, fn) => this.serialized(owner.tenant_id, () => fn(this.unit(owner, now))),
   };
-
-  load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    return loadScope(this.storage, owner, now);
-  }
-
-  commit(input: CommitInput): Promise<CommitResult> {
-    return commitScope(this.storage, input);
-  }
-
-  clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    return clearScope(this.storage, owner, expiresAt, now);
-  }
 
   /** Removes an expired namespace's content (the script checks the expiry again). */
   private dropExpired(key: ScopeKey, now: number): Promise<unknown> {

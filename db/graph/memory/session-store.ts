@@ -6,9 +6,9 @@
  */
 import type { RootState } from "../../../core/memory/quotas";
 import { historyOf, storedFactCount } from "../../../core/memory/history";
-import { clearScope, commitScope, loadScope, type SessionStorage, type SessionWriteUnit } from "../../../core/memory/session-protocol";
+import { SessionProtocolStore, type SessionStorage, type SessionWriteUnit } from "../../../core/memory/session-protocol";
 import type { SessionMemoryStore } from "../../../core/memory/store";
-import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
+import type { PurgeResult, ScopeKey, ScopeOwner, SnapshotContent } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
 
 interface Root extends RootState {
@@ -31,7 +31,7 @@ function rowCount(c: SnapshotContent): number {
   return c.entities.length + c.facts.length + historyOf(c).length;
 }
 
-export class InMemorySessionStore implements SessionMemoryStore {
+export class InMemorySessionStore extends SessionProtocolStore(Object) implements SessionMemoryStore {
   readonly kind = "memory";
   private readonly roots = new Map<string, Root>();
   private readonly revoked = new Set<string>();
@@ -47,7 +47,7 @@ export class InMemorySessionStore implements SessionMemoryStore {
   /** Serializes write units: the protocol awaits between its read and its write. */
   private tail: Promise<unknown> = Promise.resolve();
 
-  private readonly storage: SessionStorage = {
+  protected readonly storage: SessionStorage = {
     readLoad: async (owner) => ({ ...this.guard(owner), content: this.contentOf(owner) }),
     dropExpired: async (key) => {
       const root = this.roots.get(k(key));
@@ -104,18 +104,6 @@ export class InMemorySessionStore implements SessionMemoryStore {
         this.roots.set(k(key), { key, subject_id: owner.subject_id, revision: 1, expires_at: expiresAt, deleted: true, content: emptyContent() });
       },
     };
-  }
-
-  load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    return loadScope(this.storage, owner, now);
-  }
-
-  commit(input: CommitInput): Promise<CommitResult> {
-    return commitScope(this.storage, input);
-  }
-
-  clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    return clearScope(this.storage, owner, expiresAt, now);
   }
 
   /** What one session still holds, any namespace: rows and non-empty docs (erasure checks read it like a backend). */

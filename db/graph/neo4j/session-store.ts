@@ -24,9 +24,9 @@ import { AppError } from "../../../core/errors";
 import { MAX_ENTITIES_PER_NAMESPACE, MAX_FACTS_PER_NAMESPACE } from "../../../core/limits";
 import { diffContent } from "../../../core/memory/content-diff";
 import { historyOf } from "../../../core/memory/history";
-import { clearScope, commitScope, loadScope, type SessionStorage, type SessionWriteUnit, type ScopeWrite } from "../../../core/memory/session-protocol";
+import { SessionProtocolStore, type SessionStorage, type SessionWriteUnit, type ScopeWrite } from "../../../core/memory/session-protocol";
 import type { SessionMemoryStore } from "../../../core/memory/store";
-import type { CommitInput, CommitResult, PurgeResult, ScopeKey, ScopeOwner, ScopeSnapshot, SnapshotContent } from "../../../core/memory/types";
+import type { PurgeResult, ScopeKey, ScopeOwner, SnapshotContent } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
 import { int, one, Neo4jStore, type Tx } from "./driver";
 import * as Q from "./session-queries";
@@ -41,8 +41,8 @@ function scopeParams(key: ScopeKey): { tenant: string; session: string; ns: stri
 
 const bounds = { max_entities: int(MAX_ENTITIES_PER_NAMESPACE), max_facts: int(MAX_FACTS_PER_NAMESPACE) };
 
-export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore {
-  private readonly storage: SessionStorage = {
+export class Neo4jSessionStore extends SessionProtocolStore(Neo4jStore) implements SessionMemoryStore {
+  protected readonly storage: SessionStorage = {
     readLoad: async (owner, now) =>
       loadReadOf(
         await this.run("READ", (tx) =>
@@ -67,18 +67,6 @@ export class Neo4jSessionStore extends Neo4jStore implements SessionMemoryStore 
   /** Creates the constraints and indexes (idempotent). */
   ensureSchema(): Promise<void> {
     return ensureSchema(this.driver, undefined, this.database);
-  }
-
-  load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    return loadScope(this.storage, owner, now);
-  }
-
-  commit(input: CommitInput): Promise<CommitResult> {
-    return commitScope(this.storage, input);
-  }
-
-  clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    return clearScope(this.storage, owner, expiresAt, now);
   }
 
   /** A write unit inside one write transaction, after the tenant's lock. */

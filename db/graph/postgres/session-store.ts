@@ -7,30 +7,19 @@
  * travel as parameters.
  */
 import { sql } from "kysely";
-import { clearScope, commitScope, loadScope, type SessionStorage } from "../../../core/memory/session-protocol";
+import { SessionProtocolStore, type SessionStorage } from "../../../core/memory/session-protocol";
 import type { SessionMemoryStore } from "../../../core/memory/store";
-import type { CommitInput, CommitResult, PurgeResult, ScopeOwner, ScopeSnapshot } from "../../../core/memory/types";
+import type { PurgeResult } from "../../../core/memory/types";
 import { inTransaction } from "../../../core/transaction";
 import type { Db } from "../../schema";
 import { postgresSessionStorage } from "./session-storage";
 
-export class PostgresSessionStore implements SessionMemoryStore {
+export class PostgresSessionStore extends SessionProtocolStore(Object) implements SessionMemoryStore {
   readonly kind = "postgres";
-  private readonly storage: SessionStorage;
+  protected readonly storage: SessionStorage;
   constructor(private readonly db: Db) {
+    super();
     this.storage = postgresSessionStorage(db);
-  }
-
-  load(owner: ScopeOwner, now: number): Promise<ScopeSnapshot | null> {
-    return loadScope(this.storage, owner, now);
-  }
-
-  commit(input: CommitInput): Promise<CommitResult> {
-    return commitScope(this.storage, input);
-  }
-
-  clear(owner: ScopeOwner, expiresAt: number, now: number): Promise<void> {
-    return clearScope(this.storage, owner, expiresAt, now);
   }
 
   async revokeSession(tenantId: string, sessionId: string, now: number): Promise<void> {
