@@ -19,7 +19,6 @@
  * moved, so the decision which facts a write ends is made on what is stored.
  * The durable fact quota counts live facts plus history entries.
  */
-import type { Tx } from "../../db/schema";
 import type { FactView } from "../recall/recall";
 
 export const NODE_LABEL = "Node";
@@ -121,7 +120,7 @@ export interface StageFence {
  * finish, makes them all visible at once and prunes the `gone` edges of `source` (and the nodes of
  * `orphanTypePrefix` they leave without an edge); `compact` tidies up afterwards.
  */
-export interface GraphStaging {
+export interface GraphStaging<Tx = any> {
   open(repoId: string, fence: StageFence, step: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>, now: () => Date, signal?: AbortSignal): Promise<string>;
   stage(tx: Tx, repoId: string, gen: string, triples: DurableTriple[], origin: { session_id: string | null }, now: number): Promise<void>;
   /** The ids of the visible edges written with `source`. */
@@ -130,16 +129,22 @@ export interface GraphStaging {
   compact(gen: string): Promise<boolean>;
 }
 
-export interface RepositoryMemoryStore {
+/**
+ * `Tx`: the relational database's transaction handle, for the stores kept there (`inTransaction`,
+ * `staging`); core passes it through and never opens one, so it does not name its type (db/ does:
+ * PostgresRepositoryStore is a `RepositoryMemoryStore<Tx>`). Unnamed, it is whatever handle the
+ * caller holds.
+ */
+export interface RepositoryMemoryStore<Tx = any> {
   readonly kind: string;
   /** Optional: staged writes of a whole graph, published at once (an ingest's; see GraphStaging). */
-  readonly staging?: GraphStaging;
+  readonly staging?: GraphStaging<Tx>;
   /**
    * The same store, writing inside the caller's transaction: a store kept in the relational
    * database implements it, so a job's writes commit with its fenced finish or not at all
    * (docs/jobs.md "Writes are fenced").
    */
-  inTransaction?(tx: Tx): RepositoryMemoryStore;
+  inTransaction?(tx: Tx): RepositoryMemoryStore<Tx>;
   /**
    * Upserts nodes and facts atomically; existing records keep their origin and every other field. Returns the
    * facts' IDs. With `change`: refuses `revision_conflict` unless the revision is `change.expectedRevision`,

@@ -53,7 +53,7 @@ async function lockRepo(tx: Tx, repoId: string): Promise<{ revision: number; doc
   return { revision: Number(row.revision), doc: row.doc as RepoMemoryDoc };
 }
 
-export class PostgresRepositoryStore implements RepositoryMemoryStore {
+export class PostgresRepositoryStore implements RepositoryMemoryStore<Tx> {
   readonly kind = "postgres";
   constructor(private readonly db: Db) {}
 
@@ -62,7 +62,7 @@ export class PostgresRepositoryStore implements RepositoryMemoryStore {
   }
 
   /** Staged graph writes (./generations.ts); on the root handle only — each step brings its own transaction. */
-  get staging(): GraphStaging | undefined {
+  get staging(): GraphStaging<Tx> | undefined {
     if (this.db.isTransaction) return undefined;
     const db = this.db;
     return {
