@@ -43,6 +43,7 @@ import { inSubmitSpan } from "./trace-context";
 import { inTransaction } from "../core/transaction";
 import { admit, capsApply, queuedLimitError, type QueuedCaps, type QueuedLimit } from "./caps";
 import { countQueued } from "./sql/countQueued";
+import { jobsById } from "./sql/jobsById";
 
 export interface JobQueue {
   db: Db;
@@ -255,7 +256,7 @@ async function insertChecked(q: JobQueue, tx: Tx | undefined, items: readonly Su
   // Keys held by an earlier submission (or by the first of this flush): the job it made, if the request is the same.
   const held = [...claims].filter(([k]) => out[k] === undefined);
   const found = await findKeys(db, now, held.map(([, c]) => c));
-  const jobs = await jobsById(db, [...new Set([...found.values()].map((f) => f.jobId))]);
+  const jobs = new Map((await jobsById(db, [...new Set([...found.values()].map((f) => f.jobId))])).map((r) => [r.id, r]));
   for (const [k, c] of held) {
     const f = found.get(claimSlot(c));
     const row = f ? jobs.get(f.jobId) : undefined;
@@ -298,12 +299,6 @@ function settle(q: JobQueue, tx: Tx | undefined, now: Date, out: Array<Submitted
     const row = byId.get(job.id);
     out[k] = row ? { row, dispatched } : new AppError("conflict");
   }
-}
-
-async function jobsById(db: Db | Tx, ids: string[]): Promise<Map<string, JobRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = (await db.selectFrom("jobs").selectAll().where("id", "in", ids).execute()) as JobRow[];
-  return new Map(rows.map((r) => [r.id, r]));
 }
 
 async function dispatch(q: JobQueue, rows: JobRow[], now: Date): Promise<void> {

@@ -11,9 +11,8 @@
  * resolves once that NOTIFY is sent; a lost one is covered by the pools' poll
  * timer and the reconciler.
  */
-import { sql } from "kysely";
 import type { Db } from "../../db/schema";
-import { JOBS_CHANNEL } from "../sql/enqueueJob";
+import { notifyPool } from "../sql/notifyPool";
 import type { DispatchItem, Dispatcher, RedispatchResult } from "./dispatcher";
 
 interface PoolWake {
@@ -42,12 +41,9 @@ export class PostgresDispatcher implements Dispatcher {
     const s = w;
     if (s.next) return s.next; // not sent yet: it goes out after this call
     const send = (): Promise<void> => {
-      const p = sql`select pg_notify(${JOBS_CHANNEL}, ${pool})`
-        .execute(this.db)
-        .then(() => undefined)
-        .finally(() => {
-          if (s.current === p) s.current = undefined;
-        });
+      const p = notifyPool(this.db, pool).finally(() => {
+        if (s.current === p) s.current = undefined;
+      });
       s.current = p;
       return p;
     };

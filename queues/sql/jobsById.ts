@@ -1,6 +1,7 @@
 /**
  * jobsById: the rows of these jobs, any identity's, in one statement. The shared status watcher's
- * poll (queues/job-watch.ts) reads the jobs its subscribers named after their own checked read.
+ * poll (queues/job-watch.ts) reads the jobs its subscribers named after their own checked read; a
+ * submission whose idempotency key is held reads back the job that key made (queues/submit.ts).
  */
 import type { Db, Tx } from "../../db/schema";
 import type { JobRow } from "../jobs";
