@@ -54,10 +54,10 @@ export class BullSource {
   readonly worker: Worker;
   /** Claims of the messages being processed together: one statement per flush, each id answered by its own row (or none). */
   readonly #claims: Coalescer<string, CheckedClaim | undefined>;
-  /** BullMQ bounds the handlers (its concurrency); this bounds the jobs held while their outcomes are written. */
+  /** The pool's slots: its handlers and the jobs it holds (BullMQ's concurrency bounds only the messages in hand). */
   readonly #slots: PoolSlots;
   readonly #conn: BullConnection;
-  /** Messages being processed (waiting for room, claiming, waiting for a handler slot or running). */
+  /** Messages being processed (waiting for room, or claiming their ids). */
   #inHand = 0;
 
   constructor(readonly o: BullSourceOptions) {
