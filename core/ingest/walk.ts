@@ -5,7 +5,11 @@
  * are skipped, and so is whatever git ignores: every `.gitignore` on the way
  * down (and `.git/info/exclude`) is read with the `ignore` package and applied
  * as git does — a deeper file's rules win over its parents', `!pattern`
- * re-includes, an ignored directory is not entered. Stops at INGEST_MAX_FILES files, INGEST_MAX_TOTAL_BYTES read,
+ * re-includes, an ignored directory is not entered. Files a `.gitattributes`
+ * marks `linguist-generated` or `linguist-vendored` (set, or `=true`: the marks
+ * GitHub and code search use) are left out the same way: a generated API client
+ * or a vendored library is not the project's own code, and its names crowd the
+ * project's out of recall. Stops at INGEST_MAX_FILES files, INGEST_MAX_TOTAL_BYTES read,
  * INGEST_MAX_DEPTH levels; a file over INGEST_MAX_FILE_BYTES or with a NUL
  * byte (binary) is listed without its text.
  */
@@ -26,7 +30,7 @@ export interface WalkResult {
   files: WalkedFile[];
   bytesRead: number;
   truncated: boolean;
-  /** Files and directories left out by .gitignore rules. */
+  /** Files and directories left out by .gitignore rules or marked generated or vendored in .gitattributes. */
   ignored: number;
 }
 
@@ -62,7 +66,7 @@ function isIgnored(chain: IgnoreChain, rel: string, dir: boolean): boolean {
   return ignored;
 }
 
-/** The chain for a directory: its parent's, plus its own `.gitignore` (and, at the root, `.git/info/exclude`). */
+/** The chain for a directory: its parent's, plus its own `.gitignore` (and, at the root, `.git/info/exclude`) and the generated or vendored patterns of its `.gitattributes`. */
 async function chainFor(parent: IgnoreChain, dir: string, rel: string): Promise<IgnoreChain> {
   const sources = [path.join(dir, ".gitignore"), ...(rel === "" ? [path.join(dir, ".git", "info", "exclude")] : [])];
   let rules = "";
@@ -70,7 +74,28 @@ async function chainFor(parent: IgnoreChain, dir: string, rel: string): Promise<
     const buf = await readBounded(f, GITIGNORE_MAX_BYTES).catch(() => null);
     if (buf) rules += `${buf.toString("utf8")}\n`;
   }
+  const attributes = await readBounded(path.join(dir, ".gitattributes"), GITIGNORE_MAX_BYTES).catch(() => null);
+  if (attributes) rules += generatedPatterns(attributes.toString("utf8")).join("\n");
   return rules.trim() === "" ? parent : [...parent, { base: rel, ig: ignore().add(rules) }];
+}
+
+/** A `.gitattributes` line's attribute that marks its files as not the project's own code. */
+const NOT_OWN_CODE = /^linguist-(generated|vendored)(=true)?$/;
+
+/**
+ * The patterns of a `.gitattributes` whose files are marked generated or vendored. Its patterns
+ * match as `.gitignore`'s do (relative to the file's directory, `**` across levels); a later
+ * `-linguist-generated` or `=false` is not read as a re-include (it could re-include a file git ignores).
+ */
+export function generatedPatterns(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith("[")) continue;
+    const [pattern, ...attrs] = line.split(/\s+/);
+    if (pattern && !pattern.startsWith("!") && attrs.some((a) => NOT_OWN_CODE.test(a))) out.push(pattern);
+  }
+  return out;
 }
 
 async function readBounded(file: string, max: number): Promise<Buffer | null> {

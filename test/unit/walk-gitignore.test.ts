@@ -33,3 +33,24 @@ it("leaves out what .gitignore files (root, nested, .git/info/exclude) ignore; a
   // debug.log, secret.ts, local-notes.md, generated/ (one directory, not entered), src/keep/local.ts
   expect(r.ignored).toBe(5);
 });
+
+it("leaves out what a .gitattributes marks linguist-generated or linguist-vendored (root and nested); other attributes keep their files", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "cs-walk-"));
+  dirs.push(dir);
+  await writeFixtureRepo(dir, {
+    ".gitattributes": "# the API clients are generated\nclients/api/** linguist-generated=true\n*.pb.ts linguist-generated\nthird/** linguist-vendored\n*.png binary\nkept/** linguist-generated=false\n",
+    "app.ts": "export const a = 1;\n",
+    "clients/api/models.ts": "export const m = 1;\n",
+    "clients/hand.ts": "export const h = 1;\n",
+    "proto/user.pb.ts": "export const p = 1;\n",
+    "third/lib.ts": "export const l = 1;\n",
+    "kept/own.ts": "export const k = 1;\n",
+    "src/.gitattributes": "gen/** linguist-generated\n",
+    "src/gen/out.ts": "export const o = 1;\n",
+    "src/main.ts": "export const s = 1;\n",
+  });
+  const r = await walkSnapshot(dir);
+  expect(r.files.map((f) => f.path).sort()).toEqual([".gitattributes", "app.ts", "clients/hand.ts", "kept/own.ts", "src/.gitattributes", "src/main.ts"]);
+  // clients/api/models.ts, proto/user.pb.ts, third/lib.ts, src/gen/out.ts
+  expect(r.ignored).toBe(4);
+});
