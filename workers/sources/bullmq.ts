@@ -1,9 +1,10 @@
 /**
  * The BullMQ source (JOB-2): a BullMQ Worker per pool. A message carries the
  * ids of rows that became claimable together (queues/dispatch/bullmq.ts); the
- * processor claims them with the same claimJobs() the PostgreSQL path uses —
- * as many at once as the pool's slots have room for, the claims of messages
- * processed together in one statement — hands each claimed row to the runner
+ * processor takes as many turns of the claim as it has ids (below), with the
+ * same claimJobs() the PostgreSQL path uses — as many at once as the pool's
+ * slots have room for, the claims of messages processed together in one
+ * statement — hands each claimed row to the runner
  * and resolves the message once every id is claimed or found not claimable.
  * The message is done then: the row's lease, not the message, covers the run
  * (a worker that dies after its claim leaves rows whose leases expire and
@@ -22,14 +23,15 @@
  *   happens (the row's `max_attempts` bounds the runs, not the message);
  * - a message BullMQ failed anyway is replaced by the reconciler's redispatch.
  *
- * Fair share (`o.fair`, docs/jobs.md "Fair share"): BullMQ's open-source edition has no
- * groups, and its queue is FIFO, so an id in a message is then a *turn*, not a row: the ids
- * claimed together claim as many rows as they are, in the fair order of the shared claim
- * (queues/sql/fairShare.ts), whichever rows the ids name. Every queued row's id is still in a
- * message, so there are as many turns as rows; a turn whose row was taken by an earlier turn
- * takes another row, or nothing once none is claimable. An id that claimed nothing while its
- * own row still waits (locked by a claimer, or held back by the running cap) is retried like
- * before, and the reconciler re-dispatches what is left.
+ * An id in a message is a *turn*, not a row: the ids claimed together claim as many rows as
+ * they are, in the order of the shared claim (queues/sql/fairShare.ts: first in, first out, or
+ * fair share across organisations with `o.fair`, docs/jobs.md "Fair share"), whichever rows the
+ * ids name. So the messages processed side by side (BullMQ's open-source queue has no groups,
+ * and two messages of one pool run at once) never let a later batch's rows start before an
+ * earlier batch's. Every queued row's id is still in a message, so there are as many turns as
+ * rows; a turn whose row an earlier turn took takes another row, or nothing once none is
+ * claimable. An id that claimed nothing while its own row still waits (locked by a claimer, or
+ * held back by the running cap) is retried, and the reconciler re-dispatches what is left.
  */
 import { Worker } from "bullmq";
 import { DEFAULT_BULL_PREFIX, messageIds, queueName, type BullOptions } from "../../queues/dispatch/bullmq";
@@ -63,14 +65,9 @@ export class BullSource {
   constructor(readonly o: BullSourceOptions) {
     this.#slots = new PoolSlots(o.concurrency);
     this.#claims = new Coalescer(async (ids) => {
-      if (o.fair) {
-        // Turns: one fair row per message, in the order the messages came.
-        const rows = await claimFor(o, ids.length);
-        return ids.map((_, k) => rows[k]);
-      }
-      const rows = await claimFor(o, ids.length, ids);
-      const byId = new Map(rows.map((c) => [c.row.id, c]));
-      return ids.map((id) => byId.get(id));
+      // Turns: as many rows as ids, in the claim's own order (fair share, or first in first out).
+      const rows = await claimFor(o, ids.length);
+      return ids.map((_, k) => rows[k]);
     });
     this.#conn = bullConnection(o.bull);
     this.worker = new Worker(queueName(o.pool), (job) => this.#process(job.data as unknown), {

@@ -24,13 +24,13 @@ export interface SourceOptions {
 }
 
 /**
- * Up to `limit` claimable rows of the pool (only `ids`, when given: the BullMQ path). A
+ * Up to `limit` claimable rows of the pool, in the claim's order (FIFO or fair share). A
  * transient store error is retried (core/retry.ts). A claim that committed but whose answer
  * was lost is not seen again: those rows wait out their lease and are reclaimed.
  */
-export function claimFor(o: SourceOptions, limit: number, ids?: readonly string[]): Promise<CheckedClaim[]> {
+export function claimFor(o: SourceOptions, limit: number): Promise<CheckedClaim[]> {
   return retryTransient(
-    () => claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(ids ? { ids } : {}), ...(o.fair ? { fair: o.fair } : {}) }),
+    () => claimJobsChecked(o.db, { pool: o.pool, workerId: o.runner.workerId, leaseMs: o.leaseMs, limit, now: o.clock.now(), ...(o.fair ? { fair: o.fair } : {}) }),
     { onRetry: (err) => o.logger.warn({ code: "claim_retry", pool: o.pool, err: (err as Error).message }, "claim hit a transient store error; retrying") },
   );
 }
