@@ -4,14 +4,14 @@
  * processor takes as many turns of the claim as it has ids (below), with the
  * same claimJobs() the PostgreSQL path uses — as many at once as the pool's
  * slots have room for, the claims of messages processed together in one
- * statement — hands each claimed row to the runner
- * and resolves the message once every id is claimed or found not claimable.
- * The message is done then: the row's lease, not the message, covers the run
- * (a worker that dies after its claim leaves rows whose leases expire and
- * are reclaimed, as on the PostgreSQL path). An id whose row is no longer
- * claimable (done, canceled, running elsewhere, not due yet) is a no-op: the
- * rows decide, the messages only hint. A row briefly locked by the reconciler
- * is retried a few times; anything still missed is re-dispatched by it.
+ * statement — hands each claimed row to the runner and resolves the message
+ * once every turn has claimed a row, or found none while its own id's row no
+ * longer waits. The message is done then: the row's lease, not the message,
+ * covers the run (a worker that dies after its claim leaves rows whose leases
+ * expire and are reclaimed, as on the PostgreSQL path). The rows decide, the
+ * messages only hint: a turn finds nothing once no row is claimable (done,
+ * canceled, running elsewhere, not due yet). A row briefly locked by the
+ * reconciler is retried a few times; anything still missed is re-dispatched by it.
  *
  * No job is stranded by its message (JOB-8, docs/jobs.md "No job stranded"):
  * - the processor never fails a message: a claim that hits a transient store
@@ -117,9 +117,10 @@ export class BullSource {
   }
 
   /**
-   * Claims `ids` as the slots have room (the first waits for room, the rest take what is free
-   * at that moment, all in one claim), hands each claimed row to the runner (which then owns
-   * its slot), and answers the ids that were not claimed while their rows still wait.
+   * Takes one turn of the claim per id as the slots have room (the first waits for room, the
+   * rest take what is free at that moment, all in one claim), hands each claimed row to the
+   * runner (which then owns its slot), and answers the ids whose turn found nothing while their
+   * own rows still wait.
    */
   async #claimAndRun(ids: readonly string[]): Promise<string[]> {
     const o = this.o;
