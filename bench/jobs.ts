@@ -41,7 +41,7 @@ import { makeIdentity } from "../core/execution/identity";
 import { silentLogger } from "../core/log";
 import { registerSession } from "../core/registry/registry";
 import { migrateToLatest, openDatabase } from "../db/database";
-import { JobMetrics, type JobOutcomeLabel } from "../queues/metrics";
+import { Outcomes } from "./outcomes";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import { submitJob } from "../queues/submit";
@@ -245,20 +245,6 @@ interface System {
   close(): Promise<void>;
 }
 
-/** JobMetrics that also tells the bench, in process, when an outcome has been written. */
-class Outcomes extends JobMetrics {
-  succeeded = 0;
-  #next: Array<() => void> = [];
-  override finished(pool: string, kind: string, outcome: JobOutcomeLabel, seconds: number): void {
-    super.finished(pool, kind, outcome, seconds);
-    if (outcome !== "succeeded") return;
-    this.succeeded++;
-    for (const r of this.#next.splice(0)) r();
-  }
-  nextSucceeded(): Promise<void> {
-    return new Promise((r) => this.#next.push(r));
-  }
-}
 
 async function codesynapse(dispatch: "postgres" | "bullmq", schema: string): Promise<System> {
   const tag = `bench_${schema}`;

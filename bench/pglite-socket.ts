@@ -61,7 +61,7 @@ import { registerSession } from "../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../db/database";
 import { openPGlite } from "../db/pglite";
 import { identityStore } from "../db/sql/identity/store";
-import { JobMetrics, type JobOutcomeLabel } from "../queues/metrics";
+import { Outcomes } from "./outcomes";
 import { JobRegistry } from "../queues/registry";
 import { createJobQueue } from "../queues/service";
 import { submitJob } from "../queues/submit";
@@ -473,19 +473,6 @@ async function stall(database: OpenDatabase): Promise<StallResult> {
 // ---------------------------------------------------------------------------------------------
 // 3. Jobs: CodeSynapse's PostgreSQL dispatch, as bench/jobs.ts builds it
 
-class Outcomes extends JobMetrics {
-  succeeded = 0;
-  #next: Array<() => void> = [];
-  override finished(pool: string, kind: string, outcome: JobOutcomeLabel, seconds: number): void {
-    super.finished(pool, kind, outcome, seconds);
-    if (outcome !== "succeeded") return;
-    this.succeeded++;
-    for (const r of this.#next.splice(0)) r();
-  }
-  nextSucceeded(): Promise<void> {
-    return new Promise((r) => this.#next.push(r));
-  }
-}
 
 interface JobsResult {
   jobsPerSecond: number;

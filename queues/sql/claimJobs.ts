@@ -1,7 +1,7 @@
 /**
  * claimJobs: THE claim, shared by both dispatch paths (JOB-2). One statement:
  * a `for update skip locked` CTE picks due queued rows of one pool (or the
- * given ids, when BullMQ handed us a job id), and the `update … returning`
+ * given ids, when a caller names the rows), and the `update … returning`
  * marks them running, bumps `attempts` and sets a fresh lease (owner, random
  * token, deadline). Concurrent claimers never get the same row.
  * Which rows, and in what order, is ./fairShare.ts: FIFO, or fair share across
@@ -21,7 +21,7 @@ export interface ClaimOptions {
   leaseMs: number;
   limit: number;
   now: Date;
-  /** Restrict to these job ids (the BullMQ path). */
+  /** Restrict to these job ids. Both sources claim by turns, not by id (workers/sources/bullmq.ts); tests claim a named row this way. */
   ids?: readonly string[];
   /** Fair share across organisations, then sessions (./fairShare.ts); absent: FIFO by run_at. */
   fair?: FairShare;

@@ -55,7 +55,7 @@ export interface NextOptions {
 
 /** The `with … next as (select id …)` head of the claim statement. */
 export function nextRows(o: NextOptions): RawBuilder<unknown> {
-  // The BullMQ path restricted to given ids has nothing to choose between: FIFO over those ids.
+  // A claim restricted to given ids has nothing to choose between: FIFO over those ids.
   if (!o.fair || o.ids) {
     const byId = o.ids ? sql`and id = any(${[...o.ids]}::text[])` : sql``;
     return sql`with next as (
