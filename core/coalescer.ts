@@ -1,7 +1,11 @@
 /**
  * Coalescer: requests that arrive while a flush is in flight wait and go out
  * together in the next one (at most `max` per flush, one flush at a time).
- * No timer: a lone request is sent at once. Every request is answered by a
+ * No timer: a lone request is sent in the same turn of the event loop — the
+ * flush starts one microtask after the first request, so the requests made by
+ * one burst of continuations (the answers of a batch resuming their callers,
+ * who each ask again) go out together instead of the first alone and the rest
+ * after it. Every request is answered by a
  * flush that STARTED AFTER it was made, so a check coalesced here reads the
  * database no earlier than an individual check would have.
  *
@@ -25,13 +29,15 @@
  * The contract for `flush`: a non-transient error means the flush wrote
  * nothing that a member's second run would repeat (one statement or one
  * transaction, or writes that are idempotent/fenced). The users, checked:
- * - queues/submit.ts insertAuthorized: authorizeMany (a read; an expired
- *   binding's tombstone is idempotent) then ONE multi-row INSERT (atomic);
- *   nothing after it throws (its dispatch logs its own errors);
- * - workers/runner.ts #recheck: authorizeMany alone;
- * - workers/runner.ts #complete: authorizeMany, then ONE finishJobs UPDATE
- *   fenced by each row's lease token and `status = 'running'` (a second run
- *   of a finished row updates nothing: "lost", never a double finish);
+ * - core/authorize.ts, the authorization reads of one identity store: ONE
+ *   read statement (an expired binding's tombstone, written by the caller
+ *   that decides, is idempotent);
+ * - queues/submit.ts insertAuthorized: authorizeAll (reads, above) then ONE
+ *   multi-row INSERT (atomic); nothing after it throws (its dispatch logs
+ *   its own errors);
+ * - workers/runner.ts #finish: ONE finishJobs UPDATE fenced by each row's
+ *   lease token and `status = 'running'` (a second run of a finished row
+ *   updates nothing: "lost", never a double finish);
  * - workers/sources/bullmq.ts #claims: ONE claim statement (claimJobs; a row
  *   already running is not claimable again, so a re-claim takes nothing).
  * A flush that cannot promise this passes `{ isolate: false }`: a failed batch
@@ -72,14 +78,24 @@ export class Coalescer<I, O> {
   }
 
   run(item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      this.#waiting.push({ item, resolve, reject });
-      if (!this.#busy) void this.#drain();
-    });
+    return this.runAll([item])[0]!;
+  }
+
+  /** Several requests made at once: they go out together (in one flush when at most `max`), each answered on its own. */
+  runAll(items: readonly I[]): Array<Promise<O>> {
+    const out = items.map((item) => new Promise<O>((resolve, reject) => this.#waiting.push({ item, resolve, reject })));
+    this.#schedule();
+    return out;
+  }
+
+  /** The next flush starts one microtask from now (see the class comment), unless one is under way. */
+  #schedule(): void {
+    if (this.#busy) return;
+    this.#busy = true;
+    queueMicrotask(() => void this.#drain());
   }
 
   async #drain(): Promise<void> {
-    this.#busy = true;
     try {
       while (this.#waiting.length > 0) {
         const batch = this.#waiting.splice(0, this.#max);
@@ -151,14 +167,15 @@ export class PipelinedCoalescer<I, C, O> {
   }
 
   run(item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      this.#waiting.push({ item, resolve, reject });
-      if (!this.#busy) void this.#drain();
-    });
+    const out = new Promise<O>((resolve, reject) => this.#waiting.push({ item, resolve, reject }));
+    if (!this.#busy) {
+      this.#busy = true;
+      queueMicrotask(() => void this.#drain());
+    }
+    return out;
   }
 
   async #drain(): Promise<void> {
-    this.#busy = true;
     try {
       while (this.#waiting.length > 0) {
         const batch = this.#waiting.splice(0, this.#max);
