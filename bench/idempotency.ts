@@ -4,7 +4,7 @@
  *
  * On PostgreSQL (TEST_DATABASE_URL / DATABASE_URL), a fresh schema per run,
  * BENCH_SUBMITTERS (16) parallel submitters, BENCH_JOBS (2000) submissions per row:
- *   - no key            the plain batched path (one authorizeMany + one INSERT per flush)
+ *   - no key            the plain batched path (one authorization read + one INSERT per flush)
  *   - fresh keys        every submission its own key: the flush claims keys and inserts in one transaction
  *   - replays           every submission repeats one of 100 keys already held: answered from the key
  * and BENCH_JOBS cancels of queued jobs (a terminal update, 16 in parallel) for an

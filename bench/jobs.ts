@@ -2,7 +2,7 @@
  * End-to-end no-op job throughput (`npx tsx bench/jobs.ts`).
  *
  * CodeSynapse, per job: submitJob (authorize with the repository check + insert
- * + dispatch; submissions made together share one authorizeMany and one insert)
+ * + dispatch; submissions made together share one authorization read and one insert)
  * → claim (batched, and it carries authorize()'s read for the recheck before
  * work) → no-op handler → authorize again → lease-fenced finish (shared by jobs
  * finishing together: every job still rechecked, every row fenced by its own

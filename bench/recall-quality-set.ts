@@ -53,7 +53,7 @@ export const QUESTIONS: Array<[question: string, ...expected: string[]]> = [
   ["compare permission levels read write admin", "core/authorize-rules.ts#levelAtLeast"],
   ["refuse a suspended account", "core/authorize-rules.ts#checkAccount"],
   ["check that the session is bound to the caller", "core/authorize-rules.ts#checkBinding"],
-  ["authorise several requests at once", "core/authorize.ts#authorizeMany"],
+  ["authorise several requests at once", "core/authorize.ts#authorizeAll"],
   ["validate a repository reference from the client", "core/authorize.ts#validRepoRef"],
   ["the immutable who-is-running-this record", "core/execution/identity.ts#Identity", "core/execution/identity.ts#makeIdentity"],
   ["build and validate an execution identity", "core/execution/identity.ts#makeIdentity"],

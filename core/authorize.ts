@@ -1,17 +1,22 @@
 /**
- * authorize(): identity and repository permission, resolved by ONE statement
- * (one query text, IdentityStore.readAuthorization: db/sql/identity/authorize-read.ts)
- * and decided by one pure function (core/authorize-rules.ts, one refusal
- * order). The HTTP middleware, the MCP endpoint, submission, the job claim and
- * the recheck before a job persists all read through that statement and decide
- * through `decide` — no cache, every call rereads the current rows (REG-7, JOB-6).
- * Many queries are read by one statement (authorizeMany); the claim reads the
- * rows it just claimed in its own statement (queues/sql/claimJobs.ts), so the
- * recheck before work costs no extra round trip.
+ * The authorization gateway: identity and repository permission, resolved by ONE statement
+ * (one query text, IdentityStore.readAuthorization: db/sql/identity/authorize-read.ts) and decided
+ * by one pure function (core/authorize-rules.ts, one refusal order). The HTTP middleware, the MCP
+ * endpoint, submission, the job claim and the rechecks before work and before persisting all come
+ * here — no cache, every check reads the current rows (REG-7, JOB-6), and a refusal is thrown here,
+ * where it is decided. Two things live inside, not with the callers:
+ * - batching: every read of one identity store goes through one coalescer (core/coalescer.ts), so
+ *   the checks made while a read is in flight (requests, submissions, jobs starting or finishing
+ *   together) share the next statement — each still read by a statement that started after it
+ *   was asked;
+ * - an earlier read: the claim reads the rows of the identities it claims in its own statement
+ *   (queues/sql/claimJobs.ts); a check handed that read while it is at most EARLIER_READ_FRESH_MS
+ *   old applies the rules to it instead of reading again.
  */
 import { AppError } from "./errors";
 import { identityRefusal } from "./errors-identity";
-import { makeIdentity, type Identity } from "./execution/identity";
+import { isValidId, makeIdentity, type Identity } from "./execution/identity";
+import { Coalescer } from "./coalescer";
 import { decide, type AuthQuery, type AuthRow, type Caller } from "./authorize-rules";
 import { tombstoneExpired, type Principal } from "./registry/registry";
 import type { Clock } from "./clock";
@@ -56,7 +61,7 @@ function refusal(d: Extract<ReturnType<typeof decide>, { ok: false }>): AppError
  * refusal. `deferRepo`: a refusal of the repository (the last rule) does not throw, it is the
  * resolution's `repoAnswer`.
  */
-export async function resolveRow(store: IdentityStore, clock: Clock, q: AuthQuery, row: AuthRow | undefined, o: { deferRepo?: boolean } = {}): Promise<Resolution> {
+async function resolveRow(store: IdentityStore, clock: Clock, q: AuthQuery, row: AuthRow | undefined, o: { deferRepo?: boolean } = {}): Promise<Resolution> {
   const now = clock.now();
   const deferred = o.deferRepo === true && q.repo !== undefined;
   const d = decide(deferred ? { ...q, repo: undefined } : q, row, now);
@@ -76,9 +81,41 @@ export async function resolveRow(store: IdentityStore, clock: Clock, q: AuthQuer
   return { caller: d.caller, authorized, ...(repoAnswer ? { repoAnswer } : {}) };
 }
 
-/** One query: read and decide. */
-export async function resolveQuery(store: IdentityStore, clock: Clock, q: AuthQuery, o: { deferRepo?: boolean } = {}): Promise<Resolution> {
-  const [row] = await store.readAuthorization([q]);
+/** A read of a query's row made earlier, and when (performance.now()): the claim's. */
+export interface EarlierRead {
+  row: AuthRow | undefined;
+  at: number;
+}
+
+/** An earlier read is used instead of a new one while at most this old (a job that waited longer for a handler slot reads again). */
+export const EARLIER_READ_FRESH_MS = 50;
+
+/** The reads of each identity store: one coalescer per store, shared by every check made on it. */
+const readers = new WeakMap<IdentityStore, Coalescer<AuthQuery, AuthRow | undefined>>();
+
+function readerOf(store: IdentityStore): Coalescer<AuthQuery, AuthRow | undefined> {
+  let r = readers.get(store);
+  if (!r) {
+    r = new Coalescer((queries) => store.readAuthorization(queries));
+    readers.set(store, r);
+  }
+  return r;
+}
+
+/** The rows for `queries`, read together; a malformed session ID is refused by the first rule, so it is not read. */
+function readRows(store: IdentityStore, queries: readonly AuthQuery[]): Array<Promise<AuthRow | undefined>> {
+  const readable = queries.filter(wellFormed);
+  const rows = readerOf(store).runAll(readable);
+  let k = 0;
+  return queries.map((q) => (wellFormed(q) ? rows[k++]! : Promise.resolve(undefined)));
+}
+
+const wellFormed = (q: AuthQuery): boolean => q.sessionId === undefined || isValidId(q.sessionId);
+
+/** One query: read (or take the fresh earlier read) and decide. Throws the refusal. */
+export async function resolveQuery(store: IdentityStore, clock: Clock, q: AuthQuery, o: { deferRepo?: boolean; earlier?: EarlierRead | undefined } = {}): Promise<Resolution> {
+  const fresh = o.earlier && performance.now() - o.earlier.at <= EARLIER_READ_FRESH_MS;
+  const row = fresh ? o.earlier!.row : await readRows(store, [q])[0]!;
   return resolveRow(store, clock, q, row, o);
 }
 
@@ -97,16 +134,16 @@ function principalQuery(req: AuthorizeRequest): AuthQuery {
   };
 }
 
-/** authorize() for a known principal (the API after authentication, the MCP tools, the workers). */
+/** authorize() for a known principal (the API after authentication, the MCP tools, the workers). Throws the refusal. */
 export async function authorize(
   store: IdentityStore,
   clock: Clock,
   p: Principal,
   sessionId: string,
-  opts: { repo?: { ref: string; level: RepoLevel } } = {},
+  opts: { repo?: { ref: string; level: RepoLevel } | undefined; earlier?: EarlierRead | undefined } = {},
 ): Promise<Authorized> {
   const req: AuthorizeRequest = { principal: p, sessionId, ...(opts.repo ? { repo: opts.repo } : {}) };
-  return (await resolveQuery(store, clock, principalQuery(req))).authorized!;
+  return (await resolveQuery(store, clock, principalQuery(req), { earlier: opts.earlier })).authorized!;
 }
 
 /**
@@ -124,23 +161,11 @@ export async function authorizeAsking(
   return { authorized: r.authorized!, repoAnswer: r.repoAnswer! };
 }
 
-/** One authorize() answer from a row already read by the authorization read for `req` (the claim's). */
-export async function authorizeRow(store: IdentityStore, clock: Clock, req: AuthorizeRequest, row: AuthRow | undefined): Promise<Authorized | AppError> {
-  try {
-    return (await resolveRow(store, clock, principalQuery(req), row)).authorized!;
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    return err;
-  }
-}
-
 /**
- * Many authorize() checks in ONE statement (the runner's rechecks of jobs
- * finishing together, a batch of submissions): each gets exactly what
- * authorize() would have returned or thrown. Results are in request order.
+ * Many authorize() checks asked at once (a batch of submissions): read together, each promise
+ * settling exactly as authorize() would have — its answer, or its refusal thrown. In request order.
  */
-export async function authorizeMany(store: IdentityStore, clock: Clock, reqs: readonly AuthorizeRequest[]): Promise<Array<Authorized | AppError>> {
-  const rows = await store.readAuthorization(reqs.map(principalQuery));
-  return Promise.all(reqs.map((req, i) => authorizeRow(store, clock, req, rows[i])));
+export function authorizeAll(store: IdentityStore, clock: Clock, reqs: readonly AuthorizeRequest[]): Array<Promise<Authorized>> {
+  const queries = reqs.map(principalQuery);
+  return readRows(store, queries).map(async (row, i) => (await resolveRow(store, clock, queries[i]!, await row)).authorized!);
 }
-

@@ -5,8 +5,9 @@
  * the principal's ids — never a credential — and dispatches its id.
  *
  * Submissions made at the same moment go out together (core/coalescer.ts):
- * one authorizeMany (each request gets exactly what authorize() would have
- * said, from a read sent after it was made), one multi-row INSERT of the
+ * their authorize() checks read by one statement (core/authorize.ts; each
+ * request gets exactly what authorize() would have said, from a read sent
+ * after it was made), one multi-row INSERT of the
  * authorized ones (atomic: all of the batch's rows or none), then one dispatch.
  * A refused request gets its own error and writes nothing; the others in its
  * batch are not affected. A batch whose statement fails as a whole with a
@@ -26,7 +27,7 @@
  * inserts the jobs of the keys it won in one transaction; a key already held
  * answers with its job (`replayed`) or `idempotency_key_reused`.
  */
-import { authorizeMany, type AuthorizeRequest, type Principal } from "../core/authorize";
+import { authorizeAll, type AuthorizeRequest, type Authorized, type Principal } from "../core/authorize";
 import type { IdentityStore } from "../core/identity-store";
 import type { Clock } from "../core/clock";
 import { PipelinedCoalescer } from "../core/coalescer";
@@ -180,7 +181,8 @@ function inCapTurn<T>(q: JobQueue, fn: () => Promise<T>): Promise<T> {
   return turn;
 }
 
-type Checks = Array<Awaited<ReturnType<typeof authorizeMany>>[number]>;
+/** Each submission's authorize() answer, or the refusal it threw. */
+type Checks = Array<Authorized | AppError>;
 
 /**
  * authorize() for every submission (one statement), then one INSERT of the
@@ -191,9 +193,9 @@ async function insertAuthorized(q: JobQueue, tx: Tx | undefined, items: readonly
   return insertChecked(q, tx, items, await authorizeSubmissions(q, tx ?? q.db, items));
 }
 
-/** The read step: authorize() for every submission, in one statement. */
-function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Submission[]): Promise<Checks> {
-  return authorizeMany(
+/** The read step: authorize() for every submission, read together (core/authorize.ts); a refusal is that submission's answer. */
+async function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Submission[]): Promise<Checks> {
+  const checks = authorizeAll(
     q.identity(db),
     q.clock,
     items.map((s): AuthorizeRequest => ({
@@ -202,6 +204,12 @@ function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Submissi
       ...(s.def.repoLevel && s.repo ? { repo: { ref: s.repo, level: s.def.repoLevel } } : {}),
     })),
   );
+  const settled = await Promise.allSettled(checks);
+  return settled.map((r) => {
+    if (r.status === "fulfilled") return r.value;
+    if (r.reason instanceof AppError) return r.reason;
+    throw r.reason;
+  });
 }
 
 /** The write step: the caps, then one INSERT of the authorized submissions (with their keys, in one transaction). */

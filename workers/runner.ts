@@ -6,25 +6,26 @@
  *      its stored ids; validate the stored params against the kind's schema;
  *   2. bind both to a fresh ExecutionContext whose AbortSignal fires on lease
  *      loss, cancel or shutdown, and run the rest inside it (runInExecution);
- *   3. authorize() — the API's own check — before any work: its read comes
- *      with the claim (claimJobsChecked, same statement) or, without one, from
- *      an authorizeMany shared by jobs starting together; same rules, same codes;
+ *   3. authorize() — the API's own check, through the one gateway
+ *      (core/authorize.ts) — before any work: on the claim's read of the row's
+ *      identity (claimJobsChecked, same statement) while it is fresh, else on a
+ *      read shared with the checks made at the same moment; same rules, same codes;
  *   4. run the handler with that recheck's answer (identity, binding deadline,
  *      repository, principal: JobRunContext.auth), then free its handler slot (`onHandlerDone`: the source
  *      may start the next handler while this outcome is written, still under
  *      this job's lease; workers/sources/slots.ts bounds how many are held);
- *   5. persist in ONE transaction: finishJob (fenced by the lease token, takes
- *      the row lock), authorize() again, then the handler's writes. A lost
- *      lease or a refused recheck rolls everything back: nothing is written.
- *      A handler with nothing to write: the recheck, then the fenced finish,
- *      each shared with the jobs finishing at the same moment (core/coalescer.ts).
+ *   5. persist, one path for every job: authorize() again (a refusal writes
+ *      nothing but the refused outcome), then the finish fenced by the lease
+ *      token — in ONE transaction with the handler's writes when it has any
+ *      (a lost lease writes none of them), else shared with the jobs finishing
+ *      at the same moment (one finishJobs, core/coalescer.ts).
  *
  * Outcomes are all written with the lease token in the where clause; a worker
  * that lost its lease writes nothing at all.
  */
 import { randomUUID } from "node:crypto";
-import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest, type AuthRow, type Authorized, type Principal } from "../core/authorize";
-import { AppError, coerceError } from "../core/errors";
+import { authorize, type AuthRow, type Authorized, type Principal } from "../core/authorize";
+import { coerceError } from "../core/errors";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
 import { makeIdentity, type Identity } from "../core/execution/identity";
 import type { Db, RepoLevel } from "../db/schema";
@@ -35,7 +36,7 @@ import type { JobOutcomeLabel } from "../queues/metrics";
 import type { JobRegistry } from "../queues/registry";
 import { endJob } from "../queues/sql/endJob";
 import { finishJob, finishJobs, setJobResult } from "../queues/sql/finishJob";
-import { Coalescer, PipelinedCoalescer } from "../core/coalescer";
+import { PipelinedCoalescer } from "../core/coalescer";
 import type { RetryPolicy } from "../core/retry";
 import { reportProgress } from "../queues/sql/reportProgress";
 import { fencedStores } from "./fenced-stores";
@@ -44,8 +45,6 @@ import type { JobAuthorized, JobHandler, JobOutcome, PersistStores } from "./han
 import { keepLease, type AbortReason } from "./lease-keeper";
 import { isRefusal, JobOutcomes, type OutcomeOptions } from "./outcomes";
 import { ProgressWriter } from "./progress";
-
-class LeaseLost extends Error {}
 
 /**
  * Writing a finished job's outcome: retried for as long as the lease is not known to be lost
@@ -73,12 +72,6 @@ export interface RunSlot {
   handlerDone?: () => void;
 }
 
-/**
- * The claim's authorization read is used for the recheck before work only when the handler
- * starts within this of the claim; a job that waited longer for a handler slot reads again.
- */
-export const CLAIM_READ_FRESH_MS = 50;
-
 /** Resolves when `p` does or `signal` aborts, whichever comes first. */
 function untilOrAborted(p: Promise<void>, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
@@ -96,9 +89,8 @@ interface Active {
   abort: (reason: AbortReason) => void;
 }
 
-/** A job with nothing to write but its outcome: recheck (when it has an identity), then the fenced finish. */
+/** A job's fenced finish with nothing else to write. */
 interface Completion {
-  auth: AuthorizeRequest | undefined;
   id: string;
   token: string;
   now: Date;
@@ -110,36 +102,24 @@ export class JobRunner {
   readonly #active = new Map<string, Active>();
   readonly #idle = new Set<() => void>();
   #closing = false;
-  /** Authorization's reads on the root handle (the fenced persist binds its own to its transaction). */
+  /** Authorization's reads on the root handle: the gateway (core/authorize.ts) shares them among the jobs checking together. */
   readonly #identity: IdentityStore;
-  /** Rechecks before work of jobs starting together: one authorizeMany statement per flush. */
-  readonly #recheck: Coalescer<AuthorizeRequest, Authorized | AppError>;
-  /** Completions of jobs finishing together: one authorizeMany + one fenced finishJobs per flush. */
-  readonly #complete: PipelinedCoalescer<Completion, Array<"ok" | AppError>, "ok" | "lost" | AppError>;
+  /** Fenced finishes of jobs finishing together with nothing else to write: one finishJobs per flush. */
+  readonly #finish: PipelinedCoalescer<Completion, undefined, boolean>;
   /** The outcome writes other than success (./outcomes.ts). */
   readonly #outcomes: JobOutcomes;
 
   constructor(readonly o: RunnerOptions) {
     this.workerId = o.workerId ?? `w-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.#outcomes = new JobOutcomes(o);
-    const identity = (this.#identity = o.identity(o.db));
-    this.#recheck = new Coalescer((reqs) => authorizeMany(identity, o.clock, reqs));
-    // Pipelined: the recheck of one batch is read while the previous batches' finishes are written,
-    // two at once (each fenced by its own rows' lease tokens): the second commit joins the first's
-    // log flush instead of waiting behind it.
-    this.#complete = new PipelinedCoalescer(
+    this.#identity = o.identity(o.db);
+    // Two finishes in flight at once (each fenced by its own rows' lease tokens): the second
+    // commit joins the first's log flush instead of waiting behind it.
+    this.#finish = new PipelinedCoalescer(
+      async () => undefined,
       async (items) => {
-        const asked = items.flatMap((c) => (c.auth ? [c.auth] : []));
-        const checks = asked.length > 0 ? await authorizeMany(identity, o.clock, asked) : [];
-        let k = 0;
-        return items.map((c): "ok" | AppError => {
-          const r = c.auth ? checks[k++] : undefined;
-          return r instanceof AppError ? r : "ok";
-        });
-      },
-      async (items, out) => {
-        const finished = await finishJobs(o.db, items.filter((_, i) => out[i] === "ok"));
-        return out.map((r, i) => (r === "ok" && !finished.has(items[i]!.id) ? "lost" : r));
+        const finished = await finishJobs(o.db, items);
+        return items.map((c) => finished.has(c.id));
       },
       { writers: 2 },
     );
@@ -187,9 +167,9 @@ export class JobRunner {
   /**
    * `preAuth`: authorize()'s read for this row's identity, taken by the claiming statement
    * (claimJobsChecked); the recheck before work then applies the rules to it instead of
-   * sending its own statement — if the handler starts within CLAIM_READ_FRESH_MS of the
-   * claim (`slot.claimedAt`); a job that waited longer for a handler slot, or one without
-   * it, reads again (coalesced with the jobs starting together).
+   * sending its own statement — if the handler starts within EARLIER_READ_FRESH_MS
+   * (core/authorize.ts) of the claim (`slot.claimedAt`); a job that waited longer for a
+   * handler slot, or one without it, reads again (shared with the checks made together).
    * `slot.start`: resolves when a handler slot is free (a job claimed ahead of one waits
    * there, its lease renewed, cancel and shutdown reaching it). `slot.handlerDone`: called
    * once, when the handler has returned (before the persist step) or, if it never ran, when
@@ -288,17 +268,17 @@ export class JobRunner {
         await untilOrAborted(slot.start(), signal);
         if (signal.aborted) return this.#outcomes.aborted(row, token, signal.reason as AbortReason);
       }
-      // 3. Recheck before work: on the claim's read if it is fresh, else on a read made now.
+      // 3. Recheck before work: on the claim's read while it is fresh, else on a read made now
+      // (shared with the jobs checking at the same moment: core/authorize.ts).
       let pre: Authorized | undefined;
       if (principal && identity) {
-        const req: AuthorizeRequest = { principal, sessionId: identity.session_id, ...repoCheck };
-        const fresh = preAuth && (slot.claimedAt === undefined || performance.now() - slot.claimedAt <= CLAIM_READ_FRESH_MS);
-        const r = fresh ? await authorizeRow(this.#identity, clock, req, preAuth) : await this.#recheck.run(req);
-        if (r instanceof AppError) {
-          if (isRefusal(r)) return this.#outcomes.refuse(row, token, "before_work", r.code, r);
-          throw r;
+        const earlier = preAuth ? { row: preAuth, at: slot.claimedAt ?? performance.now() } : undefined;
+        try {
+          pre = await authorize(this.#identity, clock, principal, identity.session_id, { ...repoCheck, earlier });
+        } catch (err) {
+          if (isRefusal(err)) return this.#outcomes.refuse(row, token, "before_work", err.code, err);
+          throw err;
         }
-        pre = r;
       }
       // What the handler gets: the recheck's answer, with the identity bound to this context (the
       // row's, which the recheck accepted) and the principal it checked.
@@ -335,36 +315,31 @@ export class JobRunner {
       if (signal.aborted) return this.#outcomes.aborted(row, token, signal.reason as AbortReason);
       freeSlot();
 
-      // 5. Persist: fenced, rechecked, atomic.
+      // 5. Persist: rechecked, fenced, atomic — one path for every job. The recheck is authorize()
+      // again, read together with the jobs checking at the same moment; then the finish, fenced by
+      // the lease token: alone in a transaction with the handler's writes when it has any (all of
+      // it or none), else shared with the jobs finishing at the same moment (one finishJobs whose
+      // every row names its own lease token). Retried whole while the lease is not known lost: a
+      // retry after an unseen commit finds the token gone and writes nothing.
       try {
         const persist = out?.persist;
-        const outcome = { policy: OUTCOME_RETRY, signal: leaseLost };
-        if (persist) {
-          // Retried whole: the transaction committed all of it or none (a retry after an unseen
-          // commit finds the token gone and writes nothing).
-          await this.#outcomes.store(
-            () =>
-              inTransaction(db, async (tx) => {
-                if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result: out?.result ?? null }))) throw new LeaseLost();
-                if (principal && identity) await authorize(this.o.identity(tx), clock, principal, identity.session_id, repoCheck);
-                const written = await persist(tx, fencedStores(this.o.stores ?? {}, tx));
-                if (written) await setJobResult(tx, row.id, written.result);
-              }),
-            outcome,
-          );
-          if (out?.afterCommit) await out.afterCommit().catch((err: unknown) => this.o.logger.warn({ code: "after_commit_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "tidying after a job's commit failed"));
-        } else {
-          // Nothing to write but the outcome: the same recheck, then the fenced finish — both
-          // shared with the jobs finishing at the same moment (one authorizeMany, then one
-          // finishJobs whose every row names its own lease token). A transaction would add only
-          // BEGIN/COMMIT: authorize() takes no locks either way.
-          const recheck = principal && identity ? { principal, sessionId: identity.session_id, ...repoCheck } : undefined;
-          const r = await this.#outcomes.store(() => this.#complete.run({ auth: recheck, id: row.id, token, now: clock.now(), result: out?.result ?? null }), outcome);
-          if (r === "lost") throw new LeaseLost();
-          if (r instanceof AppError) throw r;
-        }
+        const result = out?.result ?? null;
+        const finished = await this.#outcomes.store(
+          async () => {
+            if (principal && identity) await authorize(this.#identity, clock, principal, identity.session_id, repoCheck);
+            if (!persist) return this.#finish.run({ id: row.id, token, now: clock.now(), result });
+            return inTransaction(db, async (tx) => {
+              if (!(await finishJob(tx, { id: row.id, token, now: clock.now(), result }))) return false;
+              const written = await persist(tx, fencedStores(this.o.stores ?? {}, tx));
+              if (written) await setJobResult(tx, row.id, written.result);
+              return true;
+            });
+          },
+          { policy: OUTCOME_RETRY, signal: leaseLost },
+        );
+        if (!finished) return "lease_lost";
+        if (out?.afterCommit) await out.afterCommit().catch((err: unknown) => this.o.logger.warn({ code: "after_commit_failed", pool: row.pool, kind: row.kind, err: (err as Error).message }, "tidying after a job's commit failed"));
       } catch (err) {
-        if (err instanceof LeaseLost) return "lease_lost";
         if (isRefusal(err)) return this.#outcomes.refuse(row, token, "before_persist", err.code, err);
         return this.#outcomes.fail(row, token, err);
       }

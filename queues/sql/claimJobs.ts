@@ -43,7 +43,7 @@ export interface CheckedClaim {
  * one commit) the recheck-before-work read of every claimed row with an
  * identity: authorize()'s own statement (AUTHORIZE_READ) over the recorded
  * (session_id, tenant_id, actor_user_id, api_key_id, login_session_id, repo_id). Nothing is decided here; the runner
- * applies authorize()'s rules to that row (authorizeRow) before any work. The
+ * applies authorize()'s rules to that row (an earlier read, core/authorize.ts) before any work. The
  * read happens after the claim's lock was taken and before the handler starts,
  * exactly where a separate recheck statement would have run — one round trip
  * earlier.

@@ -11,7 +11,7 @@ import { expect, it } from "vitest";
 import { createApp } from "../../api/app";
 import { revokeApiKey } from "../../core/accounts/api-keys";
 import { suspendMember, suspendUser } from "../../core/accounts/accounts";
-import { authorize, authorizeRow } from "../../core/authorize";
+import { authorize } from "../../core/authorize";
 import { ManualClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
 import { revokeSession } from "../../core/registry/registry";
@@ -60,7 +60,7 @@ await describeEachDatabase("one authorization answer on every path", (t) => {
         const http = await call(srv.url, "GET", "/api/v1/execution/identity", { headers: executionHeaders(e.account.apiKey, e.identity.session_id) });
         const direct = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id).catch((err: unknown) => err);
         const c = claimed.get(job.id)!;
-        const claim = await authorizeRow(identityStore(t().db), clock, { principal: e.principal, sessionId: e.identity.session_id }, c.auth);
+        const claim = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id, { earlier: { row: c.auth, at: performance.now() } }).catch((err: unknown) => err);
         answers.push({ state: s.name, http: http.status === 200 ? "ok" : http.body.error.code, authorize: code(direct), claim: code(claim) });
       }
       expect(answers).toEqual(STATES.map((s) => ({ state: s.name, http: s.code, authorize: s.code, claim: s.code })));

@@ -45,7 +45,7 @@ const handlers: JobHandler[] = [
       const failTimes = Number((job.params as { failTimes?: number }).failTimes ?? 0);
       if (s.started <= failTimes) throw new Error("transient");
       if (s.gate) await s.gate;
-      // Nothing to write: the runner's batched path (authorizeMany + fenced finishJobs).
+      // Nothing to write: the finish is shared with the jobs finishing together (one fenced finishJobs).
       if ((job.params as { noPersist?: boolean }).noPersist) return { result: { ok: (job.params as { nulResult?: boolean }).nulResult ? "a\u0000b" : true } };
       return {
         result: { ok: true },

@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import { suspendMember } from "../../core/accounts/accounts";
-import { authorize, authorizeMany, authorizeRow, type AuthorizeRequest } from "../../core/authorize";
+import { authorize, authorizeAll, type AuthorizeRequest, type AuthRow } from "../../core/authorize";
 import { ManualClock } from "../../core/clock";
 import { AppError } from "../../core/errors";
 import { revokeSession } from "../../core/registry/registry";
@@ -212,7 +212,7 @@ await describeEachDatabase("job rows", (t) => {
     expect(await jobRow(t().db, c!.id)).toMatchObject({ status: "running", lease_token: tokenOf.get(c!.id) });
   });
 
-  it("authorizeMany (the runner's batched recheck) answers each request exactly as authorize() does", async () => {
+  it("authorizeAll (checks asked together, read by one statement) answers each request exactly as authorize() does", async () => {
     const clock = new ManualClock(Date.now());
     const ok = await seedExecution(t().db, clock);
     const revoked = await seedExecution(t().db, clock);
@@ -234,7 +234,7 @@ await describeEachDatabase("job rows", (t) => {
     const one = await Promise.all(
       reqs.map((r) => authorize(identityStore(t().db), clock, r.principal, r.sessionId, r.repo ? { repo: r.repo } : {}).catch((err: unknown) => err)),
     );
-    const many = await authorizeMany(identityStore(t().db), clock, reqs);
+    const many = await Promise.all(authorizeAll(identityStore(t().db), clock, reqs).map((p) => p.catch((err: unknown) => err)));
     const shape = (x: unknown) => (x instanceof AppError ? { code: x.code } : x);
     expect(many.map(shape)).toEqual(one.map(shape));
     expect(many.map((x) => (x instanceof AppError ? x.code : "ok"))).toEqual([
@@ -261,6 +261,9 @@ await describeEachDatabase("job rows", (t) => {
     await suspendMember(identityStore(t().db), { orgId: suspended.account.orgId, userId: suspended.account.userId, at: clock.now() });
     const claimed = await claimJobsChecked(t().db, { pool, workerId: "w", leaseMs: LEASE, limit: 10, now: clock.now() });
     expect(claimed.map((c) => c.row.id).sort()).toEqual(jobs.map((j) => j.id).sort());
+    // authorize() on the claim's read, handed over as a fresh earlier read (no statement of its own).
+    const onRead = (req: AuthorizeRequest, row: AuthRow | undefined) =>
+      authorize(identityStore(t().db), clock, req.principal, req.sessionId, { repo: req.repo, earlier: { row, at: performance.now() } }).catch((err: unknown) => err);
     const shape = (x: unknown) => (x instanceof AppError ? x.code : "ok");
     for (const { row, auth } of claimed) {
       expect(row).toMatchObject({ status: "running", lease_owner: "w", attempts: 1 });
@@ -272,9 +275,9 @@ await describeEachDatabase("job rows", (t) => {
         ...(row.repo_id ? { repo: { ref: row.repo_id, level: "read" as const } } : {}),
       };
       const single = await authorize(identityStore(t().db), clock, req.principal, req.sessionId, req.repo ? { repo: req.repo } : {}).catch((err: unknown) => err);
-      expect(shape(await authorizeRow(identityStore(t().db), clock, req, auth))).toBe(shape(single));
+      expect(shape(await onRead(req, auth))).toBe(shape(single));
     }
-    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await authorizeRow(identityStore(t().db), clock, {
+    const codes = new Map(await Promise.all(claimed.map(async (c) => [c.row.id, shape(await onRead({
       principal: { orgId: c.row.tenant_id!, userId: c.row.actor_user_id!, apiKeyId: c.row.api_key_id, loginSessionId: c.row.login_session_id },
       sessionId: c.row.session_id!,
       ...(c.row.repo_id ? { repo: { ref: c.row.repo_id, level: "read" as const } } : {}),

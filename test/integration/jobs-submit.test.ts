@@ -1,6 +1,6 @@
 /**
  * submitJob with many submissions at once (queues/submit.ts): they share one
- * authorizeMany and one multi-row insert, yet each is answered exactly as a
+ * authorization read and one multi-row insert, yet each is answered exactly as a
  * lone submission would be — its own refusal code, its own identity on its
  * row, nothing written for a refused one. Inside a caller's transaction the
  * row lives and dies with that transaction. One request that makes the shared

@@ -24,7 +24,7 @@
  *   ending (handler and outcome write, so a job whose cost is its persist
  *   counts it): the jobs claimed ahead must be expected to start within
  *   PREFETCH_BUDGET_MS (the runner re-reads authorization for a job whose
- *   claim-time read is older than CLAIM_READ_FRESH_MS when it starts) — and by
+ *   claim-time read is older than EARLIER_READ_FRESH_MS (core/authorize.ts) when it starts) — and by
  *   PREFETCH_PER_SLOT × concurrency and MAX_PREFETCH, so a worker that dies
  *   strands (until its leases expire) few more jobs than it runs. Slow jobs
  *   (seconds) leave it at 0: one claim per free handler slot, as before. Under fair share the rows claimed
