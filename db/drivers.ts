@@ -103,10 +103,15 @@ class PostgresConnection implements DatabaseConnection {
 }
 
 class PostgresPoolDriver implements Driver {
+  /** One connection object per pool client, made when the client is first handed out (Kysely notes each connection it sees). */
+  readonly #connections = new WeakMap<pg.PoolClient, PostgresConnection>();
   constructor(private readonly pool: pg.Pool) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PostgresConnection(await this.pool.connect());
+    const client = await this.pool.connect();
+    let connection = this.#connections.get(client);
+    if (!connection) this.#connections.set(client, (connection = new PostgresConnection(client)));
+    return connection;
   }
   async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await c.executeQuery(CompiledQuery.raw(beginText(settings)));
