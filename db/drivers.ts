@@ -63,17 +63,12 @@ function beginText(settings: TransactionSettings): string {
 }
 
 /** SAVEPOINT, ROLLBACK TO and RELEASE, the name an identifier (Kysely's drivers compile them the same way). */
-const savepoints = {
-  async savepoint(c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
-    await c.executeQuery(compile(RawNode.createWithChildren([RawNode.createWithSql("savepoint "), IdentifierNode.create(name)]), createQueryId()));
-  },
-  async rollbackToSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
-    await c.executeQuery(compile(RawNode.createWithChildren([RawNode.createWithSql("rollback to "), IdentifierNode.create(name)]), createQueryId()));
-  },
-  async releaseSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
-    await c.executeQuery(compile(RawNode.createWithChildren([RawNode.createWithSql("release "), IdentifierNode.create(name)]), createQueryId()));
-  },
-};
+const savepointCommand =
+  (command: string) =>
+  async (c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]): Promise<void> => {
+    await c.executeQuery(compile(RawNode.createWithChildren([RawNode.createWithSql(`${command} `), IdentifierNode.create(name)]), createQueryId()));
+  };
+const savepoints = { savepoint: savepointCommand("savepoint"), rollbackToSavepoint: savepointCommand("rollback to"), releaseSavepoint: savepointCommand("release") };
 
 /** `.stream()`: not used here (Kysely's PostgreSQL driver streams only with a cursor package, its PGlite driver not at all). */
 function noStreaming(): AsyncIterableIterator<never> {
