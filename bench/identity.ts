@@ -8,7 +8,7 @@
  *   guard, CSRF, JSON), then ONE primary-key read of the same registry row
  *   (session_bindings by session_id) and a JSON answer — no authentication, no
  *   rules. Mounted for the bench only, at the position of the catalog routes;
- *   and the same bare read as a named prepared statement (`${PREPARE}`, as
+ *   and the same bare read as a named prepared statement (`executePrepared`, as
  *   authorize()'s read is), the stricter reference on PGlite, where an
  *   unprepared statement is parsed and planned in this thread on every call.
  *
@@ -28,7 +28,7 @@ import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { createApp } from "../api/app";
-import { PREPARE } from "../core/prepare";
+import { executePrepared } from "../core/prepare";
 import { identityStore } from "../db/sql/identity/store";
 import { systemClock } from "../core/clock";
 import { loadConfig } from "../core/config";
@@ -114,8 +114,11 @@ function mountBare(app: Express, db: Db): void {
   });
   bare.get(BARE_PREPARED_PATH, (req, res, next) => {
     const id = req.headers["x-codesynapse-session"];
-    sql<{ org_id: string; user_id: string; session_id: string; expires_at: Date }>`${PREPARE} select org_id, user_id, session_id, expires_at from session_bindings where session_id = ${typeof id === "string" ? id : ""}`
-      .execute(db)
+    executePrepared(
+      db,
+      "bench_bare_binding",
+      sql<{ org_id: string; user_id: string; session_id: string; expires_at: Date }>`select org_id, user_id, session_id, expires_at from session_bindings where session_id = ${typeof id === "string" ? id : ""}`,
+    )
       .then(({ rows: [b] }) => {
         if (!b) return void res.status(404).end();
         res.json({ tenant_id: b.org_id, subject_id: b.user_id, session_id: b.session_id, parent_session_id: b.session_id, expires_at: b.expires_at.toISOString() });

@@ -1,7 +1,9 @@
 /**
  * Opens the relational store: PostgreSQL through `pg` when a URL is given,
  * otherwise PGlite (WASM PostgreSQL) in a data directory, or in memory.
- * The same migrations and queries run on both.
+ * The same migrations and queries run on both, through Kysely over drivers of
+ * our own (./drivers.ts): a statement named at its call site (core/prepare.ts)
+ * runs as a named prepared statement on either store.
  *
  * PGlite is one connection in one process. A data directory is therefore
  * guarded by a pid lock file: a second process that tries to open it gets a
@@ -9,17 +11,14 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import { Kysely, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { AppError } from "../core/errors";
-import { PREPARE_MARK } from "../core/prepare";
-import { giveTurn } from "../core/turn";
 import { migrations } from "./migrations/index";
 import { CHANNEL_PATTERN, listenResilient } from "./pg-listener";
 import { openPGlite } from "./pglite";
-import { preparedName, preparedQuery } from "./pglite-prepared";
-import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
+import { pgliteDialect, postgresDialect } from "./drivers";
 import type { PGliteUpgrade } from "./pglite-upgrade";
 import type { Database } from "./schema";
 
@@ -37,18 +36,6 @@ export interface OpenDatabase {
    * `onReconnect`, the one instance on PGlite. Returns the unlisten function.
    */
   listen?(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
-}
-
-/** Sends marked statements as named prepared statements on this client (pg keeps one per name per connection). */
-function prepareMarked(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const [text, values] = args;
-    if (args.length === 2 && typeof text === "string" && Array.isArray(values) && text.includes(PREPARE_MARK)) {
-      return query({ name: preparedName(text), text, values });
-    }
-    return query(...args);
-  };
 }
 
 export interface DatabaseOptions {
@@ -112,38 +99,6 @@ export function redactUrl(url: string): string {
   }
 }
 
-/**
- * PGlite runs each statement synchronously in this thread: the event loop gets a turn before a
- * statement once TURN_MS of work went by without one (core/turn.ts), so a long transaction (an
- * ingest's persist, an embedding batch, a cleanup sweep) never holds every request. Kysely's
- * PGlite driver sends statements through `query` and, inside a transaction, through the
- * transaction object PGlite hands its callback: both are wrapped. Statements marked
- * PREPARE_MARK run as named prepared statements, planned once (db/pglite-prepared.ts); inside a
- * transaction without taking the transaction lock the transaction already holds.
- */
-function withTurns(pglite: PGlite): PGlite {
-  const prepared = preparedQuery(pglite);
-  const turnFirst = <T extends { query: PGlite["query"] }>(target: T): T =>
-    new Proxy(target, {
-      get(t, prop) {
-        if (prop === "query") {
-          const inTransaction = t !== (pglite as unknown);
-          return async (...args: Parameters<PGlite["query"]>) => {
-            await giveTurn();
-            const [text, params] = args;
-            return text.includes(PREPARE_MARK) ? prepared(text, params, inTransaction) : t.query(...args);
-          };
-        }
-        if (prop === "transaction" && t === (pglite as unknown)) {
-          return <R>(fn: (tx: PGliteTransaction) => Promise<R>) => pglite.transaction((tx) => fn(turnFirst(tx)));
-        }
-        const v: unknown = Reflect.get(t, prop);
-        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-      },
-    });
-  return turnFirst(pglite);
-}
-
 export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase> {
   if (opts.url) {
     const pool = new pg.Pool({
@@ -152,7 +107,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
     pool.on("connect", (client) => {
-      prepareMarked(client);
       // A client the server drops while it is checked out (inside a transaction, between two
       // statements) emits 'error' too; its next statement fails with a transient error, and the
       // pool discards it on release.
@@ -170,7 +124,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
       await pool.end().catch(() => undefined);
       throw new AppError("unavailable", { message: `PostgreSQL at ${redactUrl(opts.url)} is not reachable.`, cause: err });
     }
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
     const config: pg.ClientConfig = { connectionString: opts.url, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) };
     const listen = (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) =>
       listenResilient({ config, channel, onPayload, ...(onReconnect ? { onReconnect } : {}) });
@@ -180,7 +134,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<OpenDatabase>
   const release = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   try {
     const pglite = await openPGlite(opts.dataDir, opts.onUpgrade ? { onUpgrade: opts.onUpgrade } : {});
-    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: withTurns(pglite) }) });
+    const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
     return {
       db,
       kind: "pglite",

@@ -1,48 +1,31 @@
 /**
- * Named prepared statements on PGlite, for the statements marked PREPARE_MARK (core/prepare.ts) —
- * the same statements the PostgreSQL pool sends as named statements (db/database.ts).
+ * Named prepared statements on PGlite, for the queries their call site names (core/prepare.ts) —
+ * the same statements the PostgreSQL driver sends as named statements (db/drivers.ts).
  *
  * PGlite's `query()` parses and plans every statement again (an unnamed statement each time);
  * on the embedded database the plan is CPU in this very thread, and for authorize()'s seven-join
- * read it was about 70% of the statement (5 ms of 17 ms, measured in-process). Here a marked
- * statement is parsed once per database under a name derived from its text, and later calls
- * only bind and execute it — the extended-protocol sequence PGlite's own `query()` runs
- * (parse, describe, bind, describe portal, execute, sync), minus the parse and both describes
- * after the first time (the columns described once are kept with the name: the result of
+ * read it was about 70% of the statement (5 ms of 17 ms, measured in-process). Here a named
+ * statement is parsed once per database under its name (one name, one text: core/prepare.ts puts
+ * the text's hash in it), and later calls only bind and execute it — the extended-protocol
+ * sequence PGlite's own `query()` runs (parse, describe, bind, describe portal, execute, sync),
+ * minus the parse and both describes after the first time (the columns described once are kept with the name: the result of
  * authorize()'s 30-column read was described and decoded again on every call), and sent to the
  * backend in one call instead of one call per message.
  *
- * State: the names parsed on this PGlite instance and their parameter types. A name is recorded
- * only once its Parse and Describe succeeded; prepared statements are not transactional, so a
+ * State: the names parsed on this PGlite instance, their parameter types and columns. A name is
+ * recorded only once its Parse and Describe succeeded; prepared statements are not transactional, so a
  * rolled-back transaction leaves them in place, and PostgreSQL replans one itself after DDL on its
  * tables. Values are serialised and rows parsed with the instance's own serializers and parsers,
  * as `query()` does. Every call holds PGlite's own query locks, so it never interleaves with
  * another statement, and ends with Sync even when a step fails (the error is rethrown).
- * The statement set is bounded by the code: only marked texts come here.
+ * The statement set is bounded by the code: only the texts of named call sites come here.
  */
-import { createHash } from "node:crypto";
 import { parse, protocol, type PGlite, type Results } from "@electric-sql/pglite";
 
 type BackendMessages = Awaited<ReturnType<PGlite["execProtocolStream"]>>;
 
-/** Names already computed, by text: the marked texts are few, and a hot one is hashed once, not per call. */
-const names = new Map<string, string>();
-const MAX_NAMES = 4096;
-
-/** The statement name of a marked text (the PostgreSQL pool names it the same way). */
-export function preparedName(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `cs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
-    if (names.size >= MAX_NAMES) names.clear();
-    names.set(text, name);
-  }
-  return name;
-}
-
-/** A parsed statement: its name, its parameter types and its columns (none: a statement without rows). */
+/** A parsed statement: its parameter types and its columns (none: a statement without rows). */
 interface Statement {
-  name: string;
   types: number[];
   row: BackendMessages[number] | undefined;
 }
@@ -57,29 +40,30 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** A `query(text, params)` for `pglite` that runs each text as a named prepared statement. */
-export function preparedQuery(pglite: PGlite): (text: string, params?: unknown[], inTransaction?: boolean) => Promise<Results> {
-  /** By text: its name and parameter types, once parsed on this instance. */
+/** A `query` for `pglite` that runs `text` as the named prepared statement `name`, parsed on its first call. */
+export type PreparedQuery = (name: string, text: string, params: readonly unknown[], inTransaction: boolean) => Promise<Results>;
+
+export function preparedQuery(pglite: PGlite): PreparedQuery {
+  /** By name: its parameter types and columns, once parsed on this instance. */
   const prepared = new Map<string, Statement>();
   const opts = { syncToFs: false };
   const send = (message: Uint8Array): Promise<BackendMessages> => pglite.execProtocolStream(message, opts);
   const { serialize } = protocol;
-  const prepare = async (text: string): Promise<Statement> => {
-    const name = preparedName(text);
+  const prepare = async (name: string, text: string): Promise<Statement> => {
     try {
       await send(serialize.parse({ name, text }));
       const described = await send(serialize.describe({ type: "S", name }));
       const types = parse.parseDescribeStatementResults(described);
-      const statement: Statement = { name, types, row: described.find((m) => m.name === "rowDescription") };
-      prepared.set(text, statement);
+      const statement: Statement = { types, row: described.find((m) => m.name === "rowDescription") };
+      prepared.set(name, statement);
       return statement;
     } finally {
       await send(serialize.sync());
     }
   };
-  const run = (text: string, params: unknown[]) =>
+  const run = (name: string, text: string, params: readonly unknown[]) =>
     pglite._runExclusiveQuery(async () => {
-      const { name, types, row } = prepared.get(text) ?? (await prepare(text));
+      const { types, row } = prepared.get(name) ?? (await prepare(name, text));
       const values = params.map((v, i) => {
         if (v === null || v === undefined) return null;
         const write = pglite.serializers[types[i]!];
@@ -92,10 +76,10 @@ export function preparedQuery(pglite: PGlite): (text: string, params?: unknown[]
       await pglite.syncToFs();
       return parse.parseResults(row ? [row, ...messages] : messages, pglite.parsers)[0]!;
     });
-  return async (text, params = [], inTransaction = false) => {
+  return async (name, text, params, inTransaction) => {
     await pglite._checkReady();
     // Inside a transaction its callback already holds the transaction lock (PGlite's own tx.query
     // takes only the query lock); outside one, the statement waits for any open transaction.
-    return inTransaction ? run(text, params) : pglite._runExclusiveTransaction(() => run(text, params));
+    return inTransaction ? run(name, text, params) : pglite._runExclusiveTransaction(() => run(name, text, params));
   };
 }

@@ -15,8 +15,8 @@
  * touch them — so a search never reads stale rows, and a repeated search
  * reads none. With a PostgreSQL server (several processes) there is no cache.
  */
-import { PREPARE } from "../../core/prepare";
 import { sql, type RawBuilder } from "kysely";
+import { executePrepared } from "../../core/prepare";
 import type { PurgeResult, ScopeKey } from "../../core/memory/types";
 import { MAX_ENTITIES_PER_NAMESPACE } from "../../core/limits";
 import type { VectorHit, VectorRecord } from "../../core/memory/vector-index";
@@ -173,16 +173,18 @@ export class PostgresVectorRows implements VectorRows {
       return hit;
     }
     const gen = cache?.gen ?? 0;
-    const rows = await this.db
-      .selectFrom("session_memory_vectors")
-      .select(["id", "vector", "expires_at"])
-      .where("tenant_id", "=", key.tenant_id)
-      .where("session_id", "=", key.session_id)
-      .where("ns", "=", key.ns)
-      .where("model", "=", model)
-      .limit(MAX_ENTITIES_PER_NAMESPACE)
-      .modifyEnd(PREPARE)
-      .execute();
+    const { rows } = await executePrepared(
+      this.db,
+      "session_vectors",
+      this.db
+        .selectFrom("session_memory_vectors")
+        .select(["id", "vector", "expires_at"])
+        .where("tenant_id", "=", key.tenant_id)
+        .where("session_id", "=", key.session_id)
+        .where("ns", "=", key.ns)
+        .where("model", "=", model)
+        .limit(MAX_ENTITIES_PER_NAMESPACE),
+    );
     const out = rows.map((r) => ({ id: r.id, expires_at: r.expires_at.getTime(), vector: decodeVector(r.vector) }));
     if (cache && cache.gen === gen) {
       cache.rows.set(ck, out);

@@ -8,7 +8,7 @@
  * organisations and sessions (`fair`) — still this one statement.
  */
 import { sql } from "kysely";
-import { PREPARE } from "../../core/prepare";
+import { executePrepared } from "../../core/prepare";
 import type { Db } from "../../db/schema";
 import type { AuthRow } from "../../core/authorize";
 import { AUTHORIZE_COLUMNS, AUTHORIZE_READ } from "../../db/sql/identity/authorize-read";
@@ -62,8 +62,8 @@ const AUTH_JOB_ID = `${AUTH_PREFIX}job_id`;
 async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<CheckedClaim[]> {
   if (o.limit <= 0 || (o.ids && o.ids.length === 0)) return [];
   const expires = new Date(o.now.getTime() + o.leaseMs);
-  const update = sql`${PREPARE}
-    ${nextRows(o)}, claimed as (
+  // Named prepared statements (core/prepare.ts): one text per claim variant (FIFO, fair, ids).
+  const update = sql`${nextRows(o)}, claimed as (
     update jobs j
        set status = 'running',
            attempts = j.attempts + 1,
@@ -76,13 +76,16 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
      where j.id = next.id
     returning j.*)`;
   if (!checked) {
-    const r = await sql<JobRow>`${update} select * from claimed`.execute(db);
+    const r = await executePrepared(db, "claim_jobs", sql<JobRow>`${update} select * from claimed`);
     return r.rows.map((row) => ({ row }));
   }
   // The read runs per claimed row, as a lateral subquery over a one-row `q` made from that row:
   // linear in the batch. (Joining a CTE of all reads back to the claimed rows was quadratic: the
   // generic plan estimates one row per CTE and nests the loops — 256 rows read 65,536 times.)
-  const r = await sql<Record<string, unknown>>`${update}
+  const r = await executePrepared(
+    db,
+    "claim_jobs_checked",
+    sql<Record<string, unknown>>`${update}
     select c.*, a.i as auth_job_id, ${AUTH_SELECT}
       from claimed c
       left join lateral (
@@ -92,7 +95,8 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
                  case when length(c.repo_id) between 1 and 128 then c.repo_id end as repo_ref
            where not c.system and c.session_id is not null and c.tenant_id is not null and c.actor_user_id is not null
         ) ${AUTHORIZE_READ}
-      ) a on true`.execute(db);
+      ) a on true`,
+  );
   // The job's own columns are the result's other columns: found once per result, not per row.
   const jobKeys = r.rows.length > 0 ? Object.keys(r.rows[0]!).filter((k) => !k.startsWith(AUTH_PREFIX)) : [];
   return r.rows.map((raw) => {

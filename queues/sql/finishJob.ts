@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import { redactJson } from "../../core/redact";
-import { PREPARE } from "../../core/prepare";
+import { executePrepared } from "../../core/prepare";
 import type { Db, Tx } from "../../db/schema";
 import { endJob } from "./endJob";
 
@@ -34,13 +34,18 @@ export async function finishJobs(db: Db, items: ReadonlyArray<{ id: string; toke
   const values = sql.join(
     items.map((o) => sql`(${o.id}::text, ${o.token}::text, ${o.result === undefined || o.result === null ? null : JSON.stringify(redactJson(o.result))}::jsonb, ${o.now}::timestamptz)`),
   );
-  const r = await sql<{ id: string }>`${PREPARE}
+  // Prepared (core/prepare.ts): one text per batch size.
+  const r = await executePrepared(
+    db,
+    "finish_jobs",
+    sql<{ id: string }>`
     update jobs j
        set status = 'succeeded', result = v.result, error_code = null,
            lease_owner = null, lease_token = null, lease_expires_at = null,
            finished_at = v.now, updated_at = v.now
       from (values ${values}) as v(id, token, result, now)
      where j.id = v.id and j.lease_token = v.token and j.status = 'running'
-    returning j.id`.execute(db);
+    returning j.id`,
+  );
   return new Set(r.rows.map((x) => x.id));
 }

@@ -1,6 +1,6 @@
 /** listJobs: the execution identity's own jobs, newest first, bounded, with a created_at cursor. */
 import type { Identity } from "../../core/execution/identity";
-import { PREPARE } from "../../core/prepare";
+import { executePrepared } from "../../core/prepare";
 import type { Db } from "../../db/schema";
 import type { JobRow, JobStatus } from "../jobs";
 
@@ -19,5 +19,5 @@ export async function listJobs(
   if (o.status) q = q.where("status", "=", o.status);
   if (o.before) q = q.where("created_at", "<", o.before);
   // Prepared (core/prepare.ts): four texts at most, by the filters present.
-  return q.orderBy("created_at", "desc").orderBy("id", "desc").limit(o.limit).modifyEnd(PREPARE).execute();
+  return (await executePrepared(db, "list_jobs", q.orderBy("created_at", "desc").orderBy("id", "desc").limit(o.limit))).rows;
 }

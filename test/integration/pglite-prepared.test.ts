@@ -1,6 +1,6 @@
 /**
- * Marked statements on the embedded database run as named prepared statements
- * (db/pglite-prepared.ts): planned once, yet every call reads the rows as they are now — a
+ * Statements named at their call site (core/prepare.ts executePrepared) run on the embedded
+ * database as named prepared statements (db/pglite-prepared.ts): planned once, yet every call reads the rows as they are now — a
  * revoked key is refused on the very next request —, parameters and results keep their types,
  * and a failing call leaves the connection usable (inside a transaction: aborted, as any failure).
  */
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate, authenticateFor } from "../../core/auth/authenticate";
 import { apiKeyPrefix, revokeApiKey } from "../../core/accounts/api-keys";
 import { systemClock } from "../../core/clock";
-import { PREPARE } from "../../core/prepare";
+import { executePrepared } from "../../core/prepare";
 import { registerSession } from "../../core/registry/registry";
 import { migrateToLatest, openDatabase, type OpenDatabase } from "../../db/database";
 import { seedAccount } from "../support/fixtures";
@@ -35,7 +35,7 @@ describe("named prepared statements on PGlite", () => {
 
   it("keeps parameter and result types (null, text, timestamps, booleans, numbers) across calls", async () => {
     const q = (v: string | null, at: Date) =>
-      sql<{ v: string | null; at: Date; yes: boolean; n: number }>`${PREPARE} select ${v}::text as v, ${at}::timestamptz as at, (${v}::text is null) as yes, 41 + 1 as n`.execute(d.db);
+      executePrepared(d.db, "probe_types", sql<{ v: string | null; at: Date; yes: boolean; n: number }>`select ${v}::text as v, ${at}::timestamptz as at, (${v}::text is null) as yes, 41 + 1 as n`);
     const at = new Date("2026-01-02T03:04:05.678Z");
     for (const v of ["x", null, "it's"]) {
       const [row] = (await q(v, at)).rows;
@@ -44,22 +44,22 @@ describe("named prepared statements on PGlite", () => {
   });
 
   it("a failing call is an error and the next statement runs; inside a transaction the transaction is aborted", async () => {
-    const bad = () => sql`${PREPARE} select 1 / ${0}::int as x`.execute(d.db);
+    const bad = () => executePrepared(d.db, "probe_divide", sql`select 1 / ${0}::int as x`);
     await expect(bad()).rejects.toThrow(/division by zero/);
     await expect(sql<{ x: number }>`select 1 as x`.execute(d.db)).resolves.toMatchObject({ rows: [{ x: 1 }] });
     await expect(
       d.db.transaction().execute(async (tx) => {
-        await sql`${PREPARE} select 1 / ${0}::int as x`.execute(tx).catch(() => undefined);
+        await executePrepared(tx, "probe_divide", sql`select 1 / ${0}::int as x`).catch(() => undefined);
         await sql`select 1`.execute(tx);
       }),
     ).rejects.toThrow(/current transaction is aborted/);
     await expect(bad()).rejects.toThrow(/division by zero/);
-    await expect(sql<{ x: number }>`${PREPARE} select ${2}::int as x`.execute(d.db)).resolves.toMatchObject({ rows: [{ x: 2 }] });
+    await expect(executePrepared(d.db, "probe_int", sql<{ x: number }>`select ${2}::int as x`)).resolves.toMatchObject({ rows: [{ x: 2 }] });
   });
 
-  it("inside a transaction a marked statement runs in it: it sees the transaction's own writes, and outside readers wait for the commit", async () => {
+  it("inside a transaction a named statement runs in it: it sees the transaction's own writes, and outside readers wait for the commit", async () => {
     await sql`create table prepared_probe (k text primary key)`.execute(d.db);
-    const count = (db: typeof d.db, k: string) => sql<{ n: number }>`${PREPARE} select count(*)::int as n from prepared_probe where k = ${k}`.execute(db).then((r) => r.rows[0]!.n);
+    const count = (db: typeof d.db, k: string) => executePrepared(db, "probe_count", sql<{ n: number }>`select count(*)::int as n from prepared_probe where k = ${k}`).then((r) => r.rows[0]!.n);
     let outside: Promise<number> | undefined;
     await d.db.transaction().execute(async (tx) => {
       await sql`insert into prepared_probe (k) values (${"a"})`.execute(tx);

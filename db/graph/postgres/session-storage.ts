@@ -16,7 +16,7 @@ import type { LoadRead, SessionStorage, SessionWriteUnit, WriteState } from "../
 import type { ScopeKey, ScopeOwner, SessionEntity, SessionFact, SnapshotContent } from "../../../core/memory/types";
 import { scopeKeyOf } from "../../../core/memory/types";
 import { inTransaction } from "../../../core/transaction";
-import { PREPARE } from "../../../core/prepare";
+import { executePrepared } from "../../../core/prepare";
 import type { Db, Tx } from "../../schema";
 
 const CHUNK = 500;
@@ -26,11 +26,11 @@ function scopeWhere<Q extends { where: (...a: any[]) => Q }>(q: Q, key: ScopeKey
 }
 
 async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
-  const lock = () => tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate().modifyEnd(PREPARE).execute();
+  const lock = async () => (await executePrepared(tx, "session_tenant_lock", tx.selectFrom("session_memory_tenants").select("tenant_id").where("tenant_id", "=", tenantId).forUpdate())).rows;
   // The tenant's row exists after its first commit: one statement then. Two first commits both
   // insert (one does nothing) and then queue on the same row lock.
   if ((await lock()).length > 0) return;
-  await tx.insertInto("session_memory_tenants").values({ tenant_id: tenantId }).onConflict((oc) => oc.column("tenant_id").doNothing()).modifyEnd(PREPARE).execute();
+  await executePrepared(tx, "session_tenant_insert", tx.insertInto("session_memory_tenants").values({ tenant_id: tenantId }).onConflict((oc) => oc.column("tenant_id").doNothing()));
   await lock();
 }
 
@@ -89,14 +89,18 @@ async function readWriteState(tx: Tx, owner: ScopeOwner, key: ScopeKey, now: Dat
         and not (x.session_id = ${key.session_id} and x.ns = ${key.ns})
         and not exists (select 1 from session_memory_revocations r where r.tenant_id = x.tenant_id and r.session_id = x.session_id)
         ${sessionOnly ? sql`and x.session_id = ${key.session_id}` : sql``})`;
-  const r = await sql<CommitChecksRow>`${PREPARE}
+  const r = await executePrepared(
+    tx,
+    "session_write_state",
+    sql<CommitChecksRow>`
     select
       ${accessColumns(owner, key)},
       (select count(*) from session_memory_scopes c where c.tenant_id = ${key.tenant_id} and c.session_id = ${key.session_id}) as session_roots,
       (select count(*) from session_memory_scopes c where c.tenant_id = ${key.tenant_id}) as tenant_roots,
       ${live(true)} as session_live_elsewhere,
       ${live(false)} as tenant_live_elsewhere
-    ${accessFrom(key)}`.execute(tx);
+    ${accessFrom(key)}`,
+  );
   const row = r.rows[0];
   if (!row) throw new AppError("internal");
   return {
@@ -128,14 +132,18 @@ function asDate(v: Date | string): Date {
 async function writeDiff(tx: Tx, key: ScopeKey, expiresAt: Date, content: SnapshotContent): Promise<void> {
   // What is stored now, entities and facts, in one statement (as a load reads them).
   const stored = (
-    await sql<{ entities: unknown; facts: unknown }>`${PREPARE}
+    await executePrepared(
+      tx,
+      "session_stored",
+      sql<{ entities: unknown; facts: unknown }>`
       select
         (select coalesce(json_agg(json_build_array(e.id, e.name, e.doc)), '[]'::json)
            from session_memory_entities e
           where e.tenant_id = ${key.tenant_id} and e.session_id = ${key.session_id} and e.ns = ${key.ns}) as entities,
         (select coalesce(json_agg(json_build_array(f.fact_id, f.doc)), '[]'::json)
            from session_memory_facts f
-          where f.tenant_id = ${key.tenant_id} and f.session_id = ${key.session_id} and f.ns = ${key.ns}) as facts`.execute(tx)
+          where f.tenant_id = ${key.tenant_id} and f.session_id = ${key.session_id} and f.ns = ${key.ns}) as facts`,
+    )
   ).rows[0];
   const d = diffContent(
     {
@@ -168,7 +176,10 @@ async function writeDiff(tx: Tx, key: ScopeKey, expiresAt: Date, content: Snapsh
  */
 async function readLoad(db: Db, owner: ScopeOwner): Promise<LoadRead> {
   const key = scopeKeyOf(owner);
-  const r = await sql<LoadRow>`${PREPARE}
+  const r = await executePrepared(
+    db,
+    "session_load",
+    sql<LoadRow>`
     select
       ${accessColumns(owner, key)}, s.doc,
       (select coalesce(json_agg(json_build_array(e.id, e.name, e.type, e.doc) order by e.id), '[]'::json)
@@ -177,7 +188,8 @@ async function readLoad(db: Db, owner: ScopeOwner): Promise<LoadRead> {
       (select coalesce(json_agg(json_build_array(f.fact_id, f.subject_id, f.predicate, f.object_id, f.doc) order by f.fact_id), '[]'::json)
          from session_memory_facts f
         where f.tenant_id = ${key.tenant_id} and f.session_id = ${key.session_id} and f.ns = ${key.ns}) as facts
-    ${accessFrom(key)}`.execute(db);
+    ${accessFrom(key)}`,
+  );
   const row = r.rows[0];
   if (!row) throw new AppError("internal");
   const entities = asJson<Array<[string, string, string, SessionEntity["doc"]]>>(row.entities);
@@ -215,7 +227,7 @@ function writeUnit(tx: Tx, owner: ScopeOwner, now: Date): SessionWriteUnit {
           .values({ ...key, subject_id: owner.subject_id, doc, revision: w.revision, expires_at: new Date(w.expiresAt), deleted_at: null, ...counts })
           .execute();
       } else {
-        await scopeWhere(tx.updateTable("session_memory_scopes").set({ revision: w.revision, doc, updated_at: now, ...counts }), key).modifyEnd(PREPARE).execute();
+        await executePrepared(tx, "session_scope_update", scopeWhere(tx.updateTable("session_memory_scopes").set({ revision: w.revision, doc, updated_at: now, ...counts }), key));
       }
       await writeDiff(tx, key, new Date(w.expiresAt), w.content);
     },

@@ -4,7 +4,7 @@
  * authorize()'s seven-join read, planning was most of the statement's server time.
  */
 import { sql } from "kysely";
-import { PREPARE } from "../../../core/prepare";
+import { executePrepared } from "../../../core/prepare";
 import { validRepoRef, type AuthQuery, type AuthRow } from "../../../core/authorize-rules";
 import type { Db } from "../../schema";
 import { AUTHORIZE_INPUT, AUTHORIZE_READ } from "./authorize-read";
@@ -51,9 +51,13 @@ export async function readAuthorization(db: Db, queries: readonly AuthQuery[]): 
       return sql`(${sql.join(row)})`;
     }),
   );
-  const r = await sql<AuthRow & { i: string }>`${PREPARE}
+  const r = await executePrepared(
+    db,
+    "read_authorization",
+    sql<AuthRow & { i: string }>`
     with q(${INPUT_COLUMNS}) as (values ${values})
-    ${AUTHORIZE_READ}`.execute(db);
+    ${AUTHORIZE_READ}`,
+  );
   const byIndex = new Map(r.rows.map((row) => [Number(row.i), row]));
   return queries.map((_, i) => byIndex.get(i));
 }
