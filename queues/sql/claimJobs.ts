@@ -58,6 +58,8 @@ const AUTH_SELECT = sql.join(AUTHORIZE_COLUMNS.map((c) => sql`a.${sql.ref(c)} as
 /** [selected name, AuthRow field] of each read column. */
 const AUTH_FIELDS: ReadonlyArray<readonly [string, string]> = AUTHORIZE_COLUMNS.map((c) => [AUTH_PREFIX + c, c]);
 const AUTH_JOB_ID = `${AUTH_PREFIX}job_id`;
+/** Each claimed row's place in the order the claim chose it (./fairShare.ts `next.pos`): the rows come back in it. */
+const CLAIM_POS = "claim_pos";
 
 async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<CheckedClaim[]> {
   if (o.limit <= 0 || (o.ids && o.ids.length === 0)) return [];
@@ -74,10 +76,10 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
            updated_at = ${o.now}
       from next
      where j.id = next.id
-    returning j.*)`;
+    returning j.*, next.pos as ${sql.ref(CLAIM_POS)})`;
   if (!checked) {
-    const r = await executePrepared(db, "claim_jobs", sql<JobRow>`${update} select * from claimed`);
-    return r.rows.map((row) => ({ row }));
+    const r = await executePrepared(db, "claim_jobs", sql<JobRow & { [CLAIM_POS]?: unknown }>`${update} select * from claimed order by ${sql.ref(CLAIM_POS)}`);
+    return r.rows.map(({ [CLAIM_POS]: _pos, ...row }) => ({ row: row as JobRow }));
   }
   // The read runs per claimed row, as a lateral subquery over a one-row `q` made from that row:
   // linear in the batch. (Joining a CTE of all reads back to the claimed rows was quadratic: the
@@ -95,10 +97,11 @@ async function claim(db: Db, o: ClaimOptions, checked: boolean): Promise<Checked
                  case when length(c.repo_id) between 1 and 128 then c.repo_id end as repo_ref
            where not c.system and c.session_id is not null and c.tenant_id is not null and c.actor_user_id is not null
         ) ${AUTHORIZE_READ}
-      ) a on true`,
+      ) a on true
+     order by c.${sql.ref(CLAIM_POS)}`,
   );
   // The job's own columns are the result's other columns: found once per result, not per row.
-  const jobKeys = r.rows.length > 0 ? Object.keys(r.rows[0]!).filter((k) => !k.startsWith(AUTH_PREFIX)) : [];
+  const jobKeys = r.rows.length > 0 ? Object.keys(r.rows[0]!).filter((k) => !k.startsWith(AUTH_PREFIX) && k !== CLAIM_POS) : [];
   return r.rows.map((raw) => {
     const row: Record<string, unknown> = {};
     for (const k of jobKeys) row[k] = raw[k];

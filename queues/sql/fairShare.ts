@@ -27,7 +27,9 @@
  *           first-in, first-out, likewise locked — so a claim is short only when the pool is
  *           drained (not with a running cap: then a claim may come back short, and the pool
  *           claims again when woken);
- *   next    fair, then fill.
+ *   next    fair, then fill, each row with its place in that order (`pos`): the claim returns
+ *           its rows in it, so a claim of many rows starts them fairly too (an UPDATE's
+ *           RETURNING follows the join, not the order the rows were chosen in).
  * Invariants: the statement still claims at most `limit` rows, only due `queued` rows of the
  * pool, each by one claimer; within a session the order is FIFO.
  * Cost: (distinct queued keys of the pool) index probes, a read of the pool's running rows, and
@@ -53,17 +55,22 @@ export interface NextOptions {
   fair?: FairShare;
 }
 
-/** The `with … next as (select id …)` head of the claim statement. */
+/**
+ * The `with … next as (select id, pos …)` head of the claim statement: `pos` orders the rows
+ * as they were chosen (the claim returns them in that order, and the source starts them in it).
+ */
 export function nextRows(o: NextOptions): RawBuilder<unknown> {
   // A claim restricted to given ids has nothing to choose between: FIFO over those ids.
   if (!o.fair || o.ids) {
     const byId = o.ids ? sql`and id = any(${[...o.ids]}::text[])` : sql``;
-    return sql`with next as (
-      select id from jobs
+    return sql`with locked as (
+      select id, run_at from jobs
       where status = 'queued' and pool = ${o.pool} and run_at <= ${o.now} ${byId}
       order by run_at, id
       limit ${o.limit}
       for update skip locked
+    ), next as (
+      select id, row_number() over (order by run_at, id) as pos from locked
     )`;
   }
   const cap = o.fair.runningPerOrg;
@@ -74,7 +81,7 @@ export function nextRows(o: NextOptions): RawBuilder<unknown> {
   // candidates could not fill is filled first-in, first-out (never with a running cap, which
   // the FIFO scan does not know), so a claim comes back short only when the pool is drained.
   const fill = cap !== undefined ? sql`` : sql`, fill as (
-      select id from jobs
+      select id, run_at from jobs
        where status = 'queued' and pool = ${o.pool} and run_at <= ${o.now} and id <> all(array(select id from fair))
        order by run_at, id
        limit greatest(${o.limit} - (select count(*) from fair), 0)
@@ -112,12 +119,13 @@ export function nextRows(o: NextOptions): RawBuilder<unknown> {
       -- The candidates in claiming order, as one array: the lock below then reads the rows by primary key.
       select array_agg(id order by turn, o_first, t, run_at, id) as ids from turns
     ), fair as (
-      select j.id from ord, jobs j
+      select j.id, array_position(ord.ids, j.id) as pos from ord, jobs j
        where j.id = any(ord.ids) and j.status = 'queued' and j.pool = ${o.pool} and j.run_at <= ${o.now}
        order by array_position(ord.ids, j.id)
        limit ${o.limit}
        for update of j skip locked
     )${fill}, next as (
-      select id from fair ${cap === undefined ? sql`union all select id from fill` : sql``}
+      select id, pos from fair
+      ${cap === undefined ? sql`union all select id, ${o.limit} + row_number() over (order by run_at, id) as pos from fill` : sql``}
     )`;
 }

@@ -34,9 +34,10 @@ await describeEachDatabase("fair share in the claim", (t) => {
   const claim = (clock: ManualClock, limit: number, fair?: FairShare) =>
     claimJobs(t().db, { pool, workerId: "w", leaseMs: LEASE, limit, now: clock.now(), ...(fair ? { fair } : {}) });
 
-  // A claimed batch's rows come back in no particular order (the runner starts them together): compare as sets.
   const sorted = (xs: ReadonlyArray<string | undefined>) => [...xs].map(String).sort();
   const ids = (rows: ReadonlyArray<{ id: string }>) => sorted(rows.map((r) => r.id));
+  /** A claimed batch's rows in the order the claim returned them: the order it chose them in, which the source starts them in. */
+  const inOrder = (rows: ReadonlyArray<{ id: string }>) => rows.map((r) => r.id);
 
   it("a flooding organisation does not delay another's jobs: turns alternate (FIFO would serve the flood first)", async () => {
     const clock = await fresh();
@@ -44,13 +45,13 @@ await describeEachDatabase("fair share in the claim", (t) => {
     const b = await seedExecution(t().db, clock);
     const aIds = await flood(clock, a, 30);
     const bIds = await flood(clock, b, 3);
-    expect(ids(await claim(clock, 4, {}))).toEqual(sorted([aIds[0], bIds[0], aIds[1], bIds[1]]));
-    expect(ids(await claim(clock, 4, {}))).toEqual(sorted([aIds[2], bIds[2], aIds[3], aIds[4]]));
+    expect(inOrder(await claim(clock, 4, {}))).toEqual([aIds[0], bIds[0], aIds[1], bIds[1]]);
+    expect(inOrder(await claim(clock, 4, {}))).toEqual([aIds[2], bIds[2], aIds[3], aIds[4]]);
     // The same backlog under FIFO: B's first row waits behind all of A's.
     const clock2 = await fresh();
     const a2 = await flood(clock2, a, 30);
     await flood(clock2, b, 3);
-    expect(ids(await claim(clock2, 8))).toEqual(sorted(a2.slice(0, 8)));
+    expect(inOrder(await claim(clock2, 8))).toEqual(a2.slice(0, 8));
   });
 
   it("sessions of one organisation take turns; one session's rows stay first-in, first-out", async () => {
@@ -59,8 +60,8 @@ await describeEachDatabase("fair share in the claim", (t) => {
     const s2 = await seedExecution(t().db, clock, { account: s1.account });
     const one = await flood(clock, s1, 10);
     const two = await flood(clock, s2, 2);
-    expect(ids(await claim(clock, 6, {}))).toEqual(sorted([one[0], two[0], one[1], two[1], one[2], one[3]]));
-    expect(ids(await claim(clock, 10, {}))).toEqual(sorted(one.slice(4)));
+    expect(inOrder(await claim(clock, 6, {}))).toEqual([one[0], two[0], one[1], two[1], one[2], one[3]]);
+    expect(inOrder(await claim(clock, 10, {}))).toEqual(one.slice(4));
   });
 
   it("an operator weight gives an organisation that many turns per round", async () => {
