@@ -14,7 +14,7 @@
  */
 import type { Request, RequestHandler } from "express";
 import { authenticate, authenticateFor, type Actor } from "../core/auth/authenticate";
-import { authorize, authorizeAsking, type Authorized, type Principal, type RepoAccess } from "../core/authorize";
+import { authorize, authorizeAsking, type Authorized, type EarlierRead, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
 import { identityRefusal } from "../core/errors-identity";
 import { ExecutionContext, runInExecution } from "../core/execution/context";
@@ -35,6 +35,8 @@ export interface Execution {
   readonly context: ExecutionContext;
   /** The repository the request named (RepoAsk), resolved with the identity by the same statement. */
   readonly repo?: ResolvedRepo;
+  /** That statement's read, for the operation's own checks while it is fresh (core/authorize.ts, an earlier read). */
+  readonly read?: EarlierRead;
 }
 
 /** A repository a request names and the level its operation needs: resolved with the identity, in one statement. */
@@ -55,6 +57,7 @@ export interface ResolvedExecution {
   identity: Identity;
   expiresAt: Date;
   repo?: ResolvedRepo;
+  read?: EarlierRead;
 }
 
 declare module "express-serve-static-core" {
@@ -114,7 +117,7 @@ export async function resolveExecution(ctx: AppContext, req: Request, repo?: Rep
   if (named !== null) {
     // One statement reads the credential, the account, the binding and the repository (core/authorize.ts).
     const r = await authenticateFor(ctx.identity, ctx.clock, creds, named, repo);
-    return withAnswer({ actor: r.actor, ...r.authorized }, repo, r.repoAnswer);
+    return { ...withAnswer({ actor: r.actor, ...r.authorized }, repo, r.repoAnswer), ...(r.read ? { read: r.read } : {}) };
   }
   const actor = await authenticate(ctx.identity, ctx.clock, creds);
   const principal = principalOf(actor);
@@ -145,13 +148,13 @@ export function requireExecution(ctx: AppContext, repoOf?: (req: Request) => Rep
   return (req, res, next) => {
     Promise.resolve()
       .then(() => resolveExecution(ctx, req, repoOf?.(req)))
-      .then(({ actor, identity, expiresAt, repo }) => {
+      .then(({ actor, identity, expiresAt, repo, read }) => {
         const abort = new AbortController();
         res.once("close", () => {
           if (!res.writableFinished) abort.abort();
         });
         const context = new ExecutionContext({ identity, signal: abort.signal });
-        const execution: Execution = Object.freeze({ identity, actor, expiresAt, context, ...(repo ? { repo } : {}) });
+        const execution: Execution = Object.freeze({ identity, actor, expiresAt, context, ...(repo ? { repo } : {}), ...(read ? { read } : {}) });
         Object.defineProperty(req, "actor", { value: actor, writable: false, configurable: false, enumerable: true });
         Object.defineProperty(req, "execution", { value: execution, writable: false, configurable: false, enumerable: true });
         runInExecution(context, () => next());

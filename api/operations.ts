@@ -217,6 +217,7 @@ export function operationRoutes(ctx: AppContext, catalog: readonly Operation[] =
             expiresAt: ex.expiresAt,
             principal: principalOf(ex.actor),
             repo: ex.repo,
+            read: ex.read,
             signal: ended ? AbortSignal.any([ex.context.signal, ended.signal]) : ex.context.signal,
             body: raw ? rawReader(raw, ctx.config, req, res) : undefined,
           };

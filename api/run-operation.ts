@@ -6,7 +6,7 @@
  * output schema (api/output-check.ts) — once, whichever mounter sends it.
  */
 import type { z } from "zod";
-import { authorize, type Principal, type RepoAccess } from "../core/authorize";
+import { authorize, type EarlierRead, type Principal, type RepoAccess } from "../core/authorize";
 import { AppError } from "../core/errors";
 import type { Identity } from "../core/execution/identity";
 import { WithStatus, type EventStream, type Operation, type OpServices } from "../ops/operation";
@@ -44,6 +44,8 @@ export interface ResolvedCaller {
   repo?: ResolvedRepo | undefined;
   /** A raw-body route's reader (HttpBinding.raw). */
   body?: (() => Promise<Buffer | undefined>) | undefined;
+  /** The boundary's authorization read (core/authorize.ts, an earlier read): the operation's checks use it while fresh. */
+  read?: EarlierRead | undefined;
 }
 
 /**
@@ -69,9 +71,9 @@ export async function runOperation(op: Operation, input: Record<string, unknown>
     const ask = { ref: String(input.repo), level: op.level };
     const held = who.repo && who.repo.ask.ref === ask.ref && who.repo.ask.level === ask.level ? who.repo.answer : undefined;
     if (held instanceof AppError) throw held;
-    repo = held ?? (await authorize(services.identity, services.clock, who.principal, who.identity.session_id, { repo: ask })).repo;
+    repo = held ?? (await authorize(services.identity, services.clock, who.principal, who.identity.session_id, { repo: ask, earlier: who.read })).repo;
   }
   const auth = { identity: who.identity, expiresAt: who.expiresAt, ...(repo ? { repo } : {}) };
-  const out = await op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body }, input as never);
+  const out = await op.run({ auth, repo, principal: who.principal, services, signal: who.signal, body: who.body, read: who.read }, input as never);
   return conformAnswer(op, out, services);
 }

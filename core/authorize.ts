@@ -49,6 +49,8 @@ export interface Resolution {
    * validation), while the identity stands. Decided by the same rules over the same row.
    */
   repoAnswer?: RepoAccess | AppError;
+  /** The read it was decided on, for a later check of the same caller (an earlier read). */
+  read?: EarlierRead;
 }
 
 function refusal(d: Extract<ReturnType<typeof decide>, { ok: false }>): AppError {
@@ -85,6 +87,21 @@ async function resolveRow(store: IdentityStore, clock: Clock, q: AuthQuery, row:
 export interface EarlierRead {
   row: AuthRow | undefined;
   at: number;
+  /** What it was read for: the session, and the repository it named (none: it read no repository). */
+  of: { sessionId: string | undefined; repoRef: string | undefined };
+}
+
+/**
+ * An earlier read stands in for a new one when it is fresh and was read for this query: the same
+ * session, the repository the query names (a read that named none has no repository row), and —
+ * for a recorded principal — the same key or sign-in.
+ */
+function usable(q: AuthQuery, e: EarlierRead | undefined): e is EarlierRead {
+  if (!e || performance.now() - e.at > EARLIER_READ_FRESH_MS) return false;
+  if (e.of.sessionId !== q.sessionId || (q.repo !== undefined && e.of.repoRef !== q.repo.ref)) return false;
+  const c = q.credential;
+  if (c.kind !== "principal" || !e.row) return true;
+  return c.apiKeyId !== null ? e.row.key_id === c.apiKeyId : e.row.login_id === c.loginSessionId;
 }
 
 /** An earlier read is used instead of a new one while at most this old (a job that waited longer for a handler slot reads again). */
@@ -114,15 +131,19 @@ const wellFormed = (q: AuthQuery): boolean => q.sessionId === undefined || isVal
 
 /** One query: read (or take the fresh earlier read) and decide. Throws the refusal. */
 export async function resolveQuery(store: IdentityStore, clock: Clock, q: AuthQuery, o: { deferRepo?: boolean; earlier?: EarlierRead | undefined } = {}): Promise<Resolution> {
-  const fresh = o.earlier && performance.now() - o.earlier.at <= EARLIER_READ_FRESH_MS;
-  const row = fresh ? o.earlier!.row : await readRows(store, [q])[0]!;
-  return resolveRow(store, clock, q, row, o);
+  const earlier = usable(q, o.earlier) ? o.earlier : undefined;
+  const row = earlier ? earlier.row : await readRows(store, [q])[0]!;
+  const r = await resolveRow(store, clock, q, row, o);
+  r.read = earlier ?? { row, at: performance.now(), of: { sessionId: q.sessionId, repoRef: q.repo?.ref } };
+  return r;
 }
 
 export interface AuthorizeRequest {
   principal: Principal;
   sessionId: string;
   repo?: { ref: string; level: RepoLevel };
+  /** A read made earlier for this caller (the request's own, at its boundary): used while fresh. */
+  earlier?: EarlierRead | undefined;
 }
 
 function principalQuery(req: AuthorizeRequest): AuthQuery {
@@ -167,5 +188,9 @@ export async function authorizeAsking(
  */
 export function authorizeAll(store: IdentityStore, clock: Clock, reqs: readonly AuthorizeRequest[]): Array<Promise<Authorized>> {
   const queries = reqs.map(principalQuery);
-  return readRows(store, queries).map(async (row, i) => (await resolveRow(store, clock, queries[i]!, await row)).authorized!);
+  const earlier = reqs.map((req, i) => (usable(queries[i]!, req.earlier) ? req.earlier : undefined));
+  const read = readRows(store, queries.filter((_, i) => !earlier[i]));
+  let k = 0;
+  const rows = earlier.map((e) => (e ? Promise.resolve(e.row) : read[k++]!));
+  return queries.map(async (q, i) => (await resolveRow(store, clock, q, await rows[i]!)).authorized!);
 }

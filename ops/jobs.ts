@@ -104,12 +104,13 @@ function submitOperation<P>(kind: RepoJobKind<P>, spec: SubmitSpec): Operation {
       const repoId = call.repo!.repoId;
       const { stores, clock, config } = call.services;
       await kind.checkSubmit?.(params as P, { config, uploads: stores.uploads, identity: call.auth.identity, repoId, now: clock.now() });
-      const { row, replayed } = await submitJobOnce(jobs, call.auth.identity, call.principal, {
-        kind: kind.kind,
-        params,
-        repo: repoId,
-        ...(key !== undefined ? { idempotencyKey: key } : {}),
-      });
+      const { row, replayed } = await submitJobOnce(
+        jobs,
+        call.auth.identity,
+        call.principal,
+        { kind: kind.kind, params, repo: repoId, ...(key !== undefined ? { idempotencyKey: key } : {}) },
+        { earlier: call.read },
+      );
       return replayed ? { job_id: row.id, replayed: true as const } : { job_id: row.id };
     },
   }) as Operation;

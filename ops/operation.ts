@@ -31,7 +31,7 @@
  */
 import { z } from "zod";
 import type { Actor } from "../core/auth/authenticate";
-import type { Authorized, Principal, RepoAccess } from "../core/authorize";
+import type { Authorized, EarlierRead, Principal, RepoAccess } from "../core/authorize";
 import type { Clock } from "../core/clock";
 import type { Config } from "../core/config";
 import type { Logger } from "../core/log";
@@ -84,6 +84,8 @@ export interface OpCall {
   signal: AbortSignal;
   /** A raw-body route's bytes (HttpBinding.raw), read on demand: after the repository check, never before. */
   body?: () => Promise<Buffer | undefined>;
+  /** The boundary's authorization read: a check of the same caller made while it is fresh uses it (core/authorize.ts). */
+  read?: EarlierRead | undefined;
 }
 
 /** What a `none` operation is handed: no caller, only where the call came from. */

@@ -27,7 +27,7 @@
  * inserts the jobs of the keys it won in one transaction; a key already held
  * answers with its job (`replayed`) or `idempotency_key_reused`.
  */
-import { authorizeAll, type AuthorizeRequest, type Authorized, type Principal } from "../core/authorize";
+import { authorizeAll, type AuthorizeRequest, type Authorized, type EarlierRead, type Principal } from "../core/authorize";
 import type { IdentityStore } from "../core/identity-store";
 import type { Clock } from "../core/clock";
 import { PipelinedCoalescer } from "../core/coalescer";
@@ -74,6 +74,8 @@ export interface SubmitOptions {
   tx?: Tx;
   /** A follow-up's chain: the job that began it (workers/pools/child-job.ts; the parent's view lists it). */
   originJobId?: string;
+  /** The request's own authorization read (its boundary's): the submission's check uses it while fresh (core/authorize.ts). */
+  earlier?: EarlierRead | undefined;
 }
 
 /** The job, and whether an earlier submission with the same idempotency key created it. */
@@ -93,6 +95,7 @@ interface Submission {
   traceparent: string | null;
   keyHash: string | undefined;
   originJobId: string | undefined;
+  earlier: EarlierRead | undefined;
 }
 
 /** The row, and the dispatch that follows its commit (resolved or logged, never thrown). */
@@ -138,6 +141,7 @@ export async function submitJobOnce(
       traceparent,
       keyHash: input.idempotencyKey === undefined ? undefined : keyHash(input.idempotencyKey),
       originJobId: opts.originJobId,
+      earlier: opts.earlier,
     };
     const [out] = opts.tx ? await insertAuthorized(q, opts.tx, [submission]) : [await batcher(q).run(submission)];
     if (out instanceof AppError) throw out;
@@ -202,6 +206,7 @@ async function authorizeSubmissions(q: JobQueue, db: Db | Tx, items: readonly Su
       principal: s.principal,
       sessionId: s.identity.session_id,
       ...(s.def.repoLevel && s.repo ? { repo: { ref: s.repo, level: s.def.repoLevel } } : {}),
+      earlier: s.earlier,
     })),
   );
   const settled = await Promise.allSettled(checks);

@@ -272,7 +272,9 @@ export class JobRunner {
       // (shared with the jobs checking at the same moment: core/authorize.ts).
       let pre: Authorized | undefined;
       if (principal && identity) {
-        const earlier = preAuth ? { row: preAuth, at: slot.claimedAt ?? performance.now() } : undefined;
+        // The claim read the row's own session and repository (queues/sql/claimJobs.ts).
+        const of = { sessionId: identity.session_id, repoRef: row.repo_id ?? undefined };
+        const earlier = preAuth ? { row: preAuth, at: slot.claimedAt ?? performance.now(), of } : undefined;
         try {
           pre = await authorize(this.#identity, clock, principal, identity.session_id, { ...repoCheck, earlier });
         } catch (err) {

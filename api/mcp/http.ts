@@ -131,7 +131,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = ctx.stores.mcp
 
   /** Resolves the request's execution and binds or checks the session's owner. */
   async function admit(entry: Entry, req: Request, repo?: RepoAsk, messages: readonly unknown[] = []): Promise<ToolCaller> {
-    const { actor, identity, expiresAt, repo: resolved } = await resolveExecution(ctx, req, repo, messages);
+    const { actor, identity, expiresAt, repo: resolved, read } = await resolveExecution(ctx, req, repo, messages);
     const owner: McpOwner = { orgId: identity.tenant_id, userId: identity.subject_id, sessionId: identity.session_id };
     if (entry.owner === undefined) {
       if (entry.sid === undefined) {
@@ -145,7 +145,7 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = ctx.stores.mcp
       }
     }
     if (!sameOwner(entry.owner, owner)) throw new AppError("mcp_binding_mismatch");
-    return { actor, identity, expiresAt, ...(resolved ? { repo: resolved } : {}) };
+    return { actor, identity, expiresAt, ...(resolved ? { repo: resolved } : {}), ...(read ? { read } : {}) };
   }
 
   /** Whose initialize this is, for its rate limit: the API key (or sign-in) that authenticates, else the client address. */
@@ -272,8 +272,8 @@ export function mcpHttp(ctx: AppContext, store: McpSessionStore = ctx.stores.mcp
       checkProtocolVersion(req);
       const work = messages.some((m) => isJSONRPCRequest(m) && !OPEN_METHODS.has(m.method));
       if (work || namedSession(req, messages) !== null) {
-        const { actor, identity, expiresAt, repo } = await resolveExecution(ctx, req, toolRepoAsk(messages), messages);
-        caller = { actor, identity, expiresAt, ...(repo ? { repo } : {}) };
+        const { actor, identity, expiresAt, repo, read } = await resolveExecution(ctx, req, toolRepoAsk(messages), messages);
+        caller = { actor, identity, expiresAt, ...(repo ? { repo } : {}), ...(read ? { read } : {}) };
         authInfo = authInfoFor(caller);
       }
       // Task notifications: a listen naming taskIds is served from the job watcher, as the caller resolved above.

@@ -25,6 +25,7 @@
  */
 import { McpServer, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Actor } from "../../core/auth/authenticate";
+import type { EarlierRead } from "../../core/authorize";
 import { AppError, coerceError } from "../../core/errors";
 import type { Identity } from "../../core/execution/identity";
 import type { AppContext } from "../context";
@@ -45,6 +46,8 @@ export interface ToolCaller {
   readonly expiresAt: Date;
   /** The repository the request's one tool call names, resolved with the identity (api/mcp/tools/operations.ts). */
   readonly repo?: ResolvedRepo;
+  /** That resolution's authorization read, for the tool's own checks while fresh (core/authorize.ts). */
+  readonly read?: EarlierRead;
 }
 
 /** The AuthInfo a transport hands the SDK for a request whose execution it resolved; only `callerOf` reads it back. */

@@ -9,7 +9,7 @@ import { AppError } from "../errors";
 import { identityRefusal } from "../errors-identity";
 import { sha256Hex } from "../crypto";
 import { API_KEY_PATTERN, apiKeyPrefix } from "../accounts/api-keys";
-import { resolveQuery, type Authorized, type Caller, type Credential, type RepoAccess } from "../authorize";
+import { resolveQuery, type Authorized, type Caller, type Credential, type EarlierRead, type RepoAccess } from "../authorize";
 import type { Clock } from "../clock";
 import type { IdentityStore, RepoLevel, Role } from "../identity-store";
 
@@ -78,8 +78,8 @@ export async function authenticateFor(
   creds: Credentials,
   sessionId: string,
   repo?: { ref: string; level: RepoLevel },
-): Promise<{ actor: Actor; authorized: Authorized; repoAnswer?: RepoAccess | AppError }> {
+): Promise<{ actor: Actor; authorized: Authorized; repoAnswer?: RepoAccess | AppError; read?: EarlierRead }> {
   const { credential, tokenHash } = credentialOf(creds);
   const r = await resolveQuery(store, clock, { credential, sessionId, ...(repo ? { repo } : {}) }, { deferRepo: true });
-  return { actor: actorOf(r.caller, tokenHash), authorized: r.authorized!, ...(r.repoAnswer ? { repoAnswer: r.repoAnswer } : {}) };
+  return { actor: actorOf(r.caller, tokenHash), authorized: r.authorized!, ...(r.repoAnswer ? { repoAnswer: r.repoAnswer } : {}), ...(r.read ? { read: r.read } : {}) };
 }

@@ -72,12 +72,20 @@ await describeEachDatabase("the authorization gateway", (t) => {
     await revokeSession(root, clock, { ...e.principal, role: "member" }, e.identity.session_id);
     const { store, reads } = countingStore(root);
     // Fresh: the rules over the earlier row (read before the revocation), no statement.
-    const fresh = await authorize(store, clock, e.principal, e.identity.session_id, { earlier: { row: before, at: performance.now() } });
+    const of = { sessionId: e.identity.session_id, repoRef: undefined };
+    const fresh = await authorize(store, clock, e.principal, e.identity.session_id, { earlier: { row: before, at: performance.now(), of } });
     expect(fresh.identity).toEqual(e.identity);
     expect(reads).toHaveLength(0);
     // Older than the limit: read again, and refused.
-    const stale = { row: before, at: performance.now() - EARLIER_READ_FRESH_MS - 1 };
+    const stale = { row: before, at: performance.now() - EARLIER_READ_FRESH_MS - 1, of };
     await expect(authorize(store, clock, e.principal, e.identity.session_id, { earlier: stale })).rejects.toMatchObject({ code: "session_revoked" });
     expect(reads).toHaveLength(1);
+    // Fresh but read for something else — another session, or no repository where one is asked: read again.
+    const other = await seedExecution(t().db, clock);
+    await expect(authorize(store, clock, other.principal, other.identity.session_id, { earlier: { row: before, at: performance.now(), of } })).resolves.toMatchObject({ identity: other.identity });
+    await expect(
+      authorize(store, clock, e.principal, e.identity.session_id, { repo: { ref: e.account.repoId, level: "read" }, earlier: { row: before, at: performance.now(), of } }),
+    ).rejects.toMatchObject({ code: "session_revoked" });
+    expect(reads).toHaveLength(3);
   });
 });

@@ -9,7 +9,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { KyselyPlugin, RootOperationNode } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createApp } from "../../api/app";
 import { buildMemoryServices } from "../../main/memory";
 import { revokeApiKey } from "../../core/accounts/api-keys";
@@ -19,6 +19,9 @@ import { describeEachDatabase } from "../support/databases";
 import { seedAccount, type Account } from "../support/fixtures";
 import { call, listen, registerThread, type TestServer } from "../support/http";
 import { identityStore } from "../../db/sql/identity/store";
+import { EMBEDDING_JOB } from "../../core/jobs/embedding";
+import { JobRegistry } from "../../queues/registry";
+import { createJobQueue } from "../../queues/service";
 
 /** Counts the statements that read authorization (the one query text's binding join). */
 function authorizationReads(): { plugin: KyselyPlugin; count: () => number; settle: () => Promise<void>; reset: () => void } {
@@ -54,6 +57,7 @@ await describeEachDatabase("identity and repository in one statement", (t) => {
     const db = t().db.withPlugin(reads.plugin);
     const ctx = testContext(db);
     ctx.memory = buildMemoryServices(ctx.config, db, ctx.clock, ctx.logger);
+    ctx.jobs = createJobQueue({ db, identity: identityStore, clock: ctx.clock, logger: ctx.logger, registry: new JobRegistry().register(EMBEDDING_JOB) }).queue;
     srv = await listen(createApp(ctx));
   });
   afterAll(() => srv?.close());
@@ -79,6 +83,23 @@ await describeEachDatabase("identity and repository in one statement", (t) => {
     expect(reads.count()).toBe(1);
     reads.reset();
     expect((await recall({ repoId: "repo-that-does-not-exist" }, headers)).body.error.code).toBe("repo_not_found");
+    expect(reads.count()).toBe(1);
+  });
+
+  it("a job submission reads identity and repository once: the submission's own check uses the boundary's read", async () => {
+    const a = await seedAccount(t().db);
+    const { headers } = await registerThread(srv.url, a.apiKey);
+    reads.reset();
+    // The read is used while it is at most EARLIER_READ_FRESH_MS old: the clock the gateway ages it by
+    // stands still here, so a loaded machine cannot make the request slower than that.
+    const now = performance.now();
+    const still = vi.spyOn(performance, "now").mockReturnValue(now);
+    try {
+      const r = await call(srv.url, "POST", `/api/v1/repos/${a.repoId}/embeddings/refresh`, { headers, body: {} });
+      expect(r.status).toBe(202);
+    } finally {
+      still.mockRestore();
+    }
     expect(reads.count()).toBe(1);
   });
 

@@ -60,7 +60,7 @@ await describeEachDatabase("one authorization answer on every path", (t) => {
         const http = await call(srv.url, "GET", "/api/v1/execution/identity", { headers: executionHeaders(e.account.apiKey, e.identity.session_id) });
         const direct = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id).catch((err: unknown) => err);
         const c = claimed.get(job.id)!;
-        const claim = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id, { earlier: { row: c.auth, at: performance.now() } }).catch((err: unknown) => err);
+        const claim = await authorize(identityStore(t().db), clock, e.principal, e.identity.session_id, { earlier: { row: c.auth, at: performance.now(), of: { sessionId: e.identity.session_id, repoRef: undefined } } }).catch((err: unknown) => err);
         answers.push({ state: s.name, http: http.status === 200 ? "ok" : http.body.error.code, authorize: code(direct), claim: code(claim) });
       }
       expect(answers).toEqual(STATES.map((s) => ({ state: s.name, http: s.code, authorize: s.code, claim: s.code })));

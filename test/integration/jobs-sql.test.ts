@@ -263,7 +263,7 @@ await describeEachDatabase("job rows", (t) => {
     expect(claimed.map((c) => c.row.id).sort()).toEqual(jobs.map((j) => j.id).sort());
     // authorize() on the claim's read, handed over as a fresh earlier read (no statement of its own).
     const onRead = (req: AuthorizeRequest, row: AuthRow | undefined) =>
-      authorize(identityStore(t().db), clock, req.principal, req.sessionId, { repo: req.repo, earlier: { row, at: performance.now() } }).catch((err: unknown) => err);
+      authorize(identityStore(t().db), clock, req.principal, req.sessionId, { repo: req.repo, earlier: { row, at: performance.now(), of: { sessionId: req.sessionId, repoRef: req.repo?.ref } } }).catch((err: unknown) => err);
     const shape = (x: unknown) => (x instanceof AppError ? x.code : "ok");
     for (const { row, auth } of claimed) {
       expect(row).toMatchObject({ status: "running", lease_owner: "w", attempts: 1 });

@@ -53,7 +53,7 @@ function toolCall(ctx: AppContext, era: ProtocolEra, op: Operation): ToolCall {
       const input = parseWith(schema, raw, "(arguments)") as Record<string, unknown>;
       const caller = callerOf(extra);
       const context = new ExecutionContext({ identity: caller.identity, signal: extra.mcpReq.signal });
-      const who = { identity: caller.identity, expiresAt: caller.expiresAt, principal: principalOf(caller.actor), signal: context.signal, repo: caller.repo };
+      const who = { identity: caller.identity, expiresAt: caller.expiresAt, principal: principalOf(caller.actor), signal: context.signal, repo: caller.repo, read: caller.read };
       const out = await runInExecution(context, () => runOperation(op, input, who, ctx));
       const value = ((out instanceof WithStatus ? out.body : out) ?? {}) as object;
       if (era === "modern" && isSubmitting(op) && declaresTasks(extra)) {
