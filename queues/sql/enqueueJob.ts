@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Identity } from "../../core/execution/identity";
 import { redactJson } from "../../core/redact";
+import { executePrepared } from "../../core/prepare";
 import type { Db, Tx } from "../../db/schema";
 import type { JobRow, Pool } from "../jobs";
 
@@ -54,43 +55,84 @@ export function newJobId(): string {
   return `job_${randomUUID().replaceAll("-", "")}`;
 }
 
+/**
+ * The columns a new row gets from its job, each sent as one array (`unnest`): one statement text
+ * whatever the batch's size, so it is a named prepared statement, planned once per connection,
+ * and nothing is built per row but the values. Sent as text and cast by the server, the same on
+ * PostgreSQL and PGlite.
+ */
+const COLUMNS = [
+  ["id", "text"],
+  ["kind", "text"],
+  ["pool", "text"],
+  ["params", "jsonb"],
+  ["repo_id", "text"],
+  ["system", "boolean"],
+  ["tenant_id", "text"],
+  ["subject_id", "text"],
+  ["session_id", "text"],
+  ["parent_session_id", "text"],
+  ["actor_user_id", "text"],
+  ["api_key_id", "text"],
+  ["login_session_id", "text"],
+  ["restartable", "boolean"],
+  ["max_attempts", "int"],
+  ["run_at", "timestamptz"],
+  ["dispatched_at", "timestamptz"],
+  ["schedule_id", "text"],
+  ["traceparent", "text"],
+  ["origin_job_id", "text"],
+] as const;
+
+const NAMES = sql.raw(COLUMNS.map(([c]) => c).join(", "));
+const CAST = sql.raw(COLUMNS.map(([c, t]) => `t.${c}::${t}`).join(", "));
+
+/** A job's values in COLUMNS' order, as the text the server casts. */
+function valuesOf(j: NewJob, now: string): Array<string | null> {
+  const at = (d: Date | undefined) => (d ? d.toISOString() : now);
+  return [
+    j.id ?? newJobId(),
+    j.kind,
+    j.pool,
+    JSON.stringify(redactJson(j.params ?? {})),
+    j.repoId ?? null,
+    String(j.identity === null),
+    j.identity?.tenant_id ?? null,
+    j.identity?.subject_id ?? null,
+    j.identity?.session_id ?? null,
+    j.identity?.parent_session_id ?? null,
+    j.actor?.userId ?? null,
+    j.actor?.apiKeyId ?? null,
+    j.actor?.loginSessionId ?? null,
+    String(j.restartable),
+    String(j.maxAttempts),
+    at(j.runAt),
+    // The submitter dispatches right after commit; the reconciler re-dispatches what is still queued later.
+    j.dispatched === false ? null : now,
+    j.scheduleId ?? null,
+    j.traceparent ?? null,
+    j.originJobId ?? null,
+  ];
+}
+
 export async function enqueueJobs(db: Db | Tx, now: Date, jobs: NewJob[], opts: EnqueueOptions = {}): Promise<JobRow[]> {
   if (jobs.length === 0) return [];
-  const rows = jobs.map((j) => ({
-    id: j.id ?? newJobId(),
-    kind: j.kind,
-    pool: j.pool,
-    params: JSON.stringify(redactJson(j.params ?? {})),
-    repo_id: j.repoId ?? null,
-    system: j.identity === null,
-    tenant_id: j.identity?.tenant_id ?? null,
-    subject_id: j.identity?.subject_id ?? null,
-    session_id: j.identity?.session_id ?? null,
-    parent_session_id: j.identity?.parent_session_id ?? null,
-    actor_user_id: j.actor?.userId ?? null,
-    api_key_id: j.actor?.apiKeyId ?? null,
-    login_session_id: j.actor?.loginSessionId ?? null,
-    status: "queued" as const,
-    restartable: j.restartable,
-    attempts: 0,
-    max_attempts: j.maxAttempts,
-    run_at: j.runAt ?? now,
-    // The submitter dispatches right after commit; the reconciler re-dispatches what is still queued later.
-    dispatched_at: j.dispatched === false ? null : now,
-    schedule_id: j.scheduleId ?? null,
-    traceparent: j.traceparent ?? null,
-    origin_job_id: j.originJobId ?? null,
-    created_at: now,
-    updated_at: now,
-  }));
-  if (opts.notify === false) return (await db.insertInto("jobs").values(rows).onConflict((oc) => oc.doNothing()).returningAll().execute()) as JobRow[];
-  const out = await db
-    .with("j", (qb) => qb.insertInto("jobs").values(rows).onConflict((oc) => oc.doNothing()).returningAll())
-    .selectFrom("j")
-    .selectAll("j")
-    .select(sql<unknown>`pg_notify(${JOBS_CHANNEL}, j.pool)`.as("notified"))
-    .execute();
-  return out.map(({ notified: _n, ...row }) => row as JobRow);
+  const at = now.toISOString();
+  const columns: Array<Array<string | null>> = COLUMNS.map(() => new Array<string | null>(jobs.length));
+  jobs.forEach((j, r) => valuesOf(j, at).forEach((v, c) => (columns[c]![r] = v)));
+  const notify = opts.notify !== false;
+  const arrays = sql.join(columns.map((values) => sql`${values}::text[]`));
+  const query = sql<JobRow & { notified?: unknown }>`with t as (
+      select * from unnest(${arrays}) as t(${NAMES})
+    ), j as (
+      insert into jobs (${NAMES}, status, attempts, created_at, updated_at)
+      select ${CAST}, 'queued', 0, ${now}, ${now} from t
+      on conflict do nothing
+      returning *
+    )
+    select j.*${notify ? sql`, pg_notify(${JOBS_CHANNEL}, j.pool) as notified` : sql``} from j`;
+  const out = await executePrepared(db, notify ? "enqueue_jobs_notify" : "enqueue_jobs", query);
+  return notify ? out.rows.map(({ notified: _n, ...row }) => row as JobRow) : out.rows;
 }
 
 /** One job; undefined when a unique rule refused it (a schedule's job still live). */
