@@ -10,8 +10,10 @@
  *   together) share the next statement — each still read by a statement that started after it
  *   was asked;
  * - an earlier read: the claim reads the rows of the identities it claims in its own statement
- *   (queues/sql/claimJobs.ts); a check handed that read while it is at most EARLIER_READ_FRESH_MS
- *   old applies the rules to it instead of reading again.
+ *   (queues/sql/claimJobs.ts), and a request's boundary read is handed to its operation (a job
+ *   submission); a check handed such a read while it is at most EARLIER_READ_FRESH_MS old, and
+ *   read for the same session, repository and credential, applies the rules to it instead of
+ *   reading again.
  */
 import { AppError } from "./errors";
 import { identityRefusal } from "./errors-identity";
@@ -83,7 +85,7 @@ async function resolveRow(store: IdentityStore, clock: Clock, q: AuthQuery, row:
   return { caller: d.caller, authorized, ...(repoAnswer ? { repoAnswer } : {}) };
 }
 
-/** A read of a query's row made earlier, and when (performance.now()): the claim's. */
+/** A read of a query's row made earlier, and when its answer came (performance.now()): the claim's, or a request's at its boundary. */
 export interface EarlierRead {
   row: AuthRow | undefined;
   at: number;
