@@ -7,7 +7,9 @@
  * Submissions made at the same moment go out together (core/coalescer.ts):
  * their authorize() checks read by one statement (core/authorize.ts; each
  * request gets exactly what authorize() would have said, from a read sent
- * after it was made), one multi-row INSERT of the
+ * after it was made — or, for a submission an API request makes, from that
+ * request's own boundary read while it is fresh; the claim and the recheck
+ * before persisting read again), one multi-row INSERT of the
  * authorized ones (atomic: all of the batch's rows or none), then one dispatch.
  * A refused request gets its own error and writes nothing; the others in its
  * batch are not affected. A batch whose statement fails as a whole with a
