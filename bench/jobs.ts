@@ -448,20 +448,24 @@ export interface Latency {
   p50: number;
   p99: number;
   max: number;
+  /** PostgreSQL statements per job in the measured loop (every pg client's; undefined without PostgreSQL). */
+  statementsPerJob?: number;
 }
 
 /** Submit → recorded completion of one no-op job at a time on an otherwise idle system (after a short warm-up). */
 async function latencyOf(sys: System, jobs: number): Promise<Latency> {
   for (let i = 0; i < 10; i++) await sys.one(-1 - i);
   const ms: number[] = [];
+  startCounting();
   for (let i = 0; i < jobs; i++) {
     const t = performance.now();
     await sys.one(i);
     ms.push(performance.now() - t);
   }
+  const statementsPerJob = stopCounting(jobs);
   ms.sort((a, b) => a - b);
   const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!;
-  return { name: sys.name, jobs, p50: at(0.5), p99: at(0.99), max: ms[ms.length - 1]! };
+  return { name: sys.name, jobs, p50: at(0.5), p99: at(0.99), max: ms[ms.length - 1]!, ...(sys.tag ? { statementsPerJob } : {}) };
 }
 
 async function withSystem<T>(make: (schema: string) => Promise<System>, fn: (s: System) => Promise<T>): Promise<T> {
@@ -572,8 +576,11 @@ export function printJobs(b: JobsBench): void {
     console.log(`\nOne no-op job at a time on an idle system, submit → completion recorded (${b.latencyJobs} jobs each, after 10 warm-up; ms):`);
     console.log("(CodeSynapse: the runner's outcome written; raw BullMQ: its `completed` event, after the Redis write; pg-boss: the row reads");
     console.log(" `completed`; graphile-worker: the row is deleted — the last two polled every 1 ms after the handler returned)\n");
-    console.log(`${"system".padEnd(38)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`);
-    for (const l of b.latencies) console.log(`${l.name.padEnd(38)} ${l.p50.toFixed(1).padStart(8)} ${l.p99.toFixed(1).padStart(8)} ${l.max.toFixed(1).padStart(8)}`);
+    console.log(`${"system".padEnd(38)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)} ${"stmts/job".padStart(10)}`);
+    for (const l of b.latencies) {
+      const stmts = l.statementsPerJob === undefined ? "-" : l.statementsPerJob.toFixed(1);
+      console.log(`${l.name.padEnd(38)} ${l.p50.toFixed(1).padStart(8)} ${l.p99.toFixed(1).padStart(8)} ${l.max.toFixed(1).padStart(8)} ${stmts.padStart(10)}`);
+    }
     const graphile = b.latencies.find((l) => l.name.startsWith("graphile"));
     const ours = b.latencies.filter((l) => l.name.startsWith("CodeSynapse"));
     if (graphile && ours.length > 0) {

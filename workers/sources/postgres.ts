@@ -3,8 +3,9 @@
  * to its free slots (./slots.ts: the free handler slots, plus more while a
  * backlog lasts and the handlers are fast) in one statement (claimJobs, the shared claim) and hands
  * each row to the runner. It sleeps until a wake-up: a NOTIFY for its pool, a
- * finished job freeing a slot, or the poll timer (which also covers delayed
- * retries and a missed notification).
+ * finished job freeing a slot while rows may be left unclaimed for want of
+ * one, or the poll timer (which also covers delayed retries and a missed
+ * notification).
  */
 import { nextRunAt } from "../../queues/sql/nextRunAt";
 import { PoolSlots } from "./slots";
@@ -18,12 +19,21 @@ export class PostgresSource {
   readonly #slots: PoolSlots;
   #stopped = false;
   #pending = false;
+  /**
+   * Rows may be waiting that the last claim left for want of slots: it came back full, or a
+   * wake-up found no free slot. Only then does a slot freeing wake the loop; after a short claim
+   * (the pool was drained) new work announces itself (NOTIFY, the poll timer), and a claim per
+   * finished job would only find nothing.
+   */
+  #backlog = false;
   #wakeup: (() => void) | undefined;
   #loop: Promise<void> | undefined;
 
   constructor(readonly o: PostgresSourceOptions) {
     // Claims grow with the backlog (./slots.ts).
-    this.#slots = new PoolSlots(o.concurrency, () => this.wake());
+    this.#slots = new PoolSlots(o.concurrency, () => {
+      if (this.#backlog) this.wake();
+    });
   }
 
   start(): this {
@@ -47,6 +57,7 @@ export class PostgresSource {
     while (!this.#stopped) {
       this.#pending = false;
       const free = this.#slots.free;
+      this.#backlog = free === 0;
       if (free > 0) {
         try {
           // The claim also reads what the recheck before work needs (one round trip for both).
@@ -58,12 +69,16 @@ export class PostgresSource {
             o.runner.run(row, auth, { claimedAt, start: slot.start, handlerDone: slot.handlerDone }).catch(() => undefined).finally(slot.done);
           }
           // A full batch: more may be waiting, claim again at once. A partial one: the queue is drained; sleep until woken.
-          if (rows.length === free) continue;
+          if (rows.length === free) {
+            this.#backlog = true;
+            continue;
+          }
           if (rows.length > 0) {
             await this.#sleep(o.pollMs);
             continue;
           }
         } catch (err) {
+          this.#backlog = true;
           o.logger.warn({ code: "claim_failed", pool: o.pool, err: (err as Error).message }, "claim failed");
         }
       }
