@@ -38,7 +38,16 @@ import { userExists } from "./userExists";
 import { userForLogin } from "./userForLogin";
 import { userIdByEmail } from "./userIdByEmail";
 
+/** One store per handle: the hot paths (every submission's and every job's authorization) ask for it per call. */
+const stores = new WeakMap<Db, IdentityStore>();
+
 export function identityStore(db: Db): IdentityStore {
+  let store = stores.get(db);
+  if (!store) stores.set(db, (store = bind(db)));
+  return store;
+}
+
+function bind(db: Db): IdentityStore {
   return {
     transaction: (fn) => inTransaction(db, (tx) => fn(identityStore(tx))),
     insertOrganization: (row) => insertOrganization(db, row),
