@@ -6,7 +6,9 @@
  *   freeing wakes the claim that the full one left waiting;
  * - a drained pool claims once per notified job: a finished job's freed slot
  *   does not send a claim that can only find nothing (nor the follow-up read
- *   of the next due time).
+ *   of the next due time);
+ * - under a running cap a short claim may mean "capped", not drained: a job
+ *   ending starts its organisation's next row without the poll.
  */
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -34,6 +36,8 @@ class ClaimCounter implements KyselyPlugin {
 }
 
 const quick = defineHandler({ kind: "test.wakes", pool: "ai", restartable: true, maxAttempts: 1, params: anyParams, run: async () => ({ result: null }) });
+/** The same in another pool, for a second host of its own. */
+const quickFix = defineHandler({ kind: "test.wakes.fix", pool: "fix", restartable: true, maxAttempts: 1, params: anyParams, run: async () => ({ result: null }) });
 
 await describeEachDatabase("PostgreSQL source wake-ups", (t) => {
   let th: TestHost;
@@ -73,5 +77,21 @@ await describeEachDatabase("PostgreSQL source wake-ups", (t) => {
     expect(counter.claims).toBeGreaterThanOrEqual(n);
     expect(counter.claims).toBeLessThanOrEqual(n + 2);
     expect(counter.nextDueReads).toBeLessThanOrEqual(2);
+  });
+
+  it("under a running cap, a job ending starts its organisation's next row without the poll", async () => {
+    const capped = await startTestHost(t(), [quickFix], { concurrency: { fix: 4 }, pollMs: 600_000, reconcileMs: 600_000, fair: { runningPerOrg: { fix: 1 } } });
+    try {
+      const e = await seedExecution(t().db, clock);
+      // One notification for three rows of one organisation: the first claim takes one (the cap), the rest wait for room.
+      const jobs = await t().db.transaction().execute(async (tx) => {
+        const rows = [];
+        for (let i = 0; i < 3; i++) rows.push(await enqueueFor(tx, clock, e, { kind: "test.wakes.fix", pool: "fix" }));
+        return rows;
+      });
+      for (const j of jobs) await waitFor(async () => (await jobRow(t().db, j.id)).status === "succeeded", 10_000);
+    } finally {
+      await capped.stop();
+    }
   });
 });

@@ -23,13 +23,17 @@ export class PostgresSource {
    * Rows may be waiting that the last claim left for want of slots: it came back full, or a
    * wake-up found no free slot. Only then does a slot freeing wake the loop; after a short claim
    * (the pool was drained) new work announces itself (NOTIFY, the poll timer), and a claim per
-   * finished job would only find nothing.
+   * finished job would only find nothing. Under a running cap (fair share's `runningPerOrg`) a
+   * short claim may also mean "capped": a job ending makes room for its organisation's next
+   * row, so there every freed slot wakes the loop.
    */
   #backlog = false;
+  readonly #capped: boolean;
   #wakeup: (() => void) | undefined;
   #loop: Promise<void> | undefined;
 
   constructor(readonly o: PostgresSourceOptions) {
+    this.#capped = o.fair?.runningPerOrg !== undefined;
     // Claims grow with the backlog (./slots.ts).
     this.#slots = new PoolSlots(o.concurrency, () => {
       if (this.#backlog) this.wake();
@@ -57,7 +61,7 @@ export class PostgresSource {
     while (!this.#stopped) {
       this.#pending = false;
       const free = this.#slots.free;
-      this.#backlog = free === 0;
+      this.#backlog = free === 0 || this.#capped;
       if (free > 0) {
         try {
           // The claim also reads what the recheck before work needs (one round trip for both).
