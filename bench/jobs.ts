@@ -456,9 +456,17 @@ export interface Latency {
   statementsPerJob?: number;
 }
 
-/** Submit → recorded completion of one no-op job at a time on an otherwise idle system (after a short warm-up). */
+/**
+ * Jobs run one at a time before the measured ones (BENCH_LATENCY_WARMUP): a long-running server
+ * is measured, not its first seconds — while V8 still compiles and optimises the path, young
+ * collections promote several MB each and pause 10-15 ms, which would set the p99 of whichever
+ * system runs first in this process (the later ones reuse the warmed `pg` code).
+ */
+const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 2000);
+
+/** Submit → recorded completion of one no-op job at a time on an otherwise idle system (after the warm-up). */
 export async function latencyOf(sys: System, jobs: number): Promise<Latency> {
-  for (let i = 0; i < 10; i++) await sys.one(-1 - i);
+  for (let i = 0; i < LATENCY_WARMUP; i++) await sys.one(-1 - i);
   const ms: number[] = [];
   startCounting();
   for (let i = 0; i < jobs; i++) {
@@ -577,7 +585,7 @@ export function printJobs(b: JobsBench): void {
   }
   if (bullDispatch && raw) console.log(`CodeSynapse, BullMQ dispatch ÷ raw BullMQ (jobs/s; a durable row per job, no target): ${(raw.seconds / bullDispatch.seconds).toFixed(2)}`);
   if (b.latencies.length > 0) {
-    console.log(`\nOne no-op job at a time on an idle system, submit → completion recorded (${b.latencyJobs} jobs each, after 10 warm-up; ms):`);
+    console.log(`\nOne no-op job at a time on an idle system, submit → completion recorded (${b.latencyJobs} jobs each, after ${LATENCY_WARMUP} warm-up; ms):`);
     console.log("(CodeSynapse: the runner's outcome written; raw BullMQ: its `completed` event, after the Redis write; pg-boss: the row reads");
     console.log(" `completed`; graphile-worker: the row is deleted — the last two polled every 1 ms after the handler returned)\n");
     console.log(`${"system".padEnd(38)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)} ${"stmts/job".padStart(10)}`);
