@@ -428,7 +428,19 @@ async function graphileWorker(schema: string, batched = false): Promise<System> 
   };
 }
 
+/**
+ * Jobs each system runs, the same way, before the measured ones (BENCH_WARMUP_JOBS): without
+ * it the first system in the process pays for V8 optimising the code the later ones share
+ * (`pg`, and CodeSynapse's own runner and claim for the second dispatch path).
+ */
+const WARMUP_JOBS = Number(process.env.BENCH_WARMUP_JOBS ?? 1000);
+
 async function throughput(sys: System): Promise<Result> {
+  if (WARMUP_JOBS > 0) {
+    const warm = sys.completed();
+    await parallel(WARMUP_JOBS, SUBMITTERS, (i) => sys.submit(-1 - i));
+    await waitUntil(() => sys.completed() - warm >= WARMUP_JOBS);
+  }
   const cpu = await CpuMeter.start(sys.tag ?? "-", sys.redis);
   startCounting();
   const t0 = performance.now();
@@ -549,7 +561,7 @@ const f2 = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(2));
 
 export function printJobs(b: JobsBench): void {
   const base = b.results[0];
-  console.log(`\nNo-op jobs, end to end: ${b.jobs} per system, concurrency ${b.concurrency}, ${b.submitters} parallel submitters`);
+  console.log(`\nNo-op jobs, end to end: ${b.jobs} per system after ${WARMUP_JOBS} unmeasured, concurrency ${b.concurrency}, ${b.submitters} parallel submitters`);
   console.log("CodeSynapse runs with every check on (its default and only mode): authorize at submit, before work and before persist, lease-fenced finish.");
   console.log("(stmts/job: every statement a pg client sent between the first enqueue and the last completion, BEGIN/COMMIT included;");
   console.log(" in hand: the most jobs the process holds at once — CodeSynapse: the most it was seen holding (sampled every 5 ms; bound:");
