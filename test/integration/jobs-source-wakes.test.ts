@@ -1,7 +1,10 @@
 /**
  * When the PostgreSQL-only source claims (workers/sources/postgres.ts), on
  * both stores, with a poll interval far beyond the test's timeouts so that
- * only wake-ups can move work (and no reconciler pass to re-announce rows):
+ * only wake-ups can move work (and no reconciler pass to re-announce rows).
+ * The pools' notifications are the test's own (`announce`): a NOTIFY channel
+ * is shared by every schema of the database, so the real one would also carry
+ * the wake-ups of test files running alongside, each a claim of its own.
  * - a backlog larger than the pool's slots drains without the poll: a slot
  *   freeing wakes the claim that the full one left waiting;
  * - a drained pool claims once per notified job: a finished job's freed slot
@@ -35,6 +38,18 @@ class ClaimCounter implements KyselyPlugin {
   }
 }
 
+/** A stand-in for the NOTIFY listener: `announce(pool)` delivers a wake-up to whoever listens. */
+function notifications() {
+  const listeners = new Set<(pool: string) => void>();
+  return {
+    listen: async (_channel: string, onPayload: (payload: string) => void) => {
+      listeners.add(onPayload);
+      return async () => void listeners.delete(onPayload);
+    },
+    announce: (pool: string) => listeners.forEach((l) => l(pool)),
+  };
+}
+
 const quick = defineHandler({ kind: "test.wakes", pool: "ai", restartable: true, maxAttempts: 1, params: anyParams, run: async () => ({ result: null }) });
 /** The same in another pool, for a second host of its own. */
 const quickFix = defineHandler({ kind: "test.wakes.fix", pool: "fix", restartable: true, maxAttempts: 1, params: anyParams, run: async () => ({ result: null }) });
@@ -42,20 +57,19 @@ const quickFix = defineHandler({ kind: "test.wakes.fix", pool: "fix", restartabl
 await describeEachDatabase("PostgreSQL source wake-ups", (t) => {
   let th: TestHost;
   const counter = new ClaimCounter();
+  const wakes = notifications();
   beforeAll(async () => {
     const counted: TestDatabase = { ...t(), db: t().db.withPlugin(counter) };
-    th = await startTestHost(counted, [quick], { concurrency: { ai: 4 }, pollMs: 600_000, reconcileMs: 600_000 });
+    th = await startTestHost(counted, [quick], { concurrency: { ai: 4 }, pollMs: 600_000, reconcileMs: 600_000, listen: wakes.listen });
   });
   afterAll(async () => th?.stop());
 
   it("a backlog beyond the slots drains on slot wake-ups, not the poll", async () => {
     const e = await seedExecution(t().db, clock);
-    // One transaction: its twelve identical notifications reach the pool as one wake-up.
-    const jobs = await t().db.transaction().execute(async (tx) => {
-      const rows = [];
-      for (let i = 0; i < 12; i++) rows.push(await enqueueFor(tx, clock, e, { kind: "test.wakes" }));
-      return rows;
-    });
+    // Twelve rows, one wake-up.
+    const jobs = [];
+    for (let i = 0; i < 12; i++) jobs.push(await enqueueFor(t().db, clock, e, { kind: "test.wakes" }));
+    wakes.announce("ai");
     for (const j of jobs) await waitFor(async () => (await jobRow(t().db, j.id)).status === "succeeded", 10_000);
   });
 
@@ -67,28 +81,27 @@ await describeEachDatabase("PostgreSQL source wake-ups", (t) => {
     counter.nextDueReads = 0;
     const n = 8;
     for (let i = 0; i < n; i++) {
-      // The insert notifies the pool (enqueueJob's default): one wake-up per job.
       const job = await enqueueFor(t().db, clock, e, { kind: "test.wakes" });
+      wakes.announce("ai");
       await waitFor(async () => (await jobRow(t().db, job.id)).status === "succeeded", 10_000);
       await new Promise((r) => setTimeout(r, 20));
     }
-    // One claim per notification; a notification that lands while a claim is on its way may
-    // cost one more. A claim per freed slot would be three per job.
+    // One claim per wake-up; a wake-up that lands while a claim is on its way may cost one
+    // more. A claim per freed slot would be three per job.
     expect(counter.claims).toBeGreaterThanOrEqual(n);
     expect(counter.claims).toBeLessThanOrEqual(n + 2);
     expect(counter.nextDueReads).toBeLessThanOrEqual(2);
   });
 
   it("under a running cap, a job ending starts its organisation's next row without the poll", async () => {
-    const capped = await startTestHost(t(), [quickFix], { concurrency: { fix: 4 }, pollMs: 600_000, reconcileMs: 600_000, fair: { runningPerOrg: { fix: 1 } } });
+    const own = notifications();
+    const capped = await startTestHost(t(), [quickFix], { concurrency: { fix: 4 }, pollMs: 600_000, reconcileMs: 600_000, fair: { runningPerOrg: { fix: 1 } }, listen: own.listen });
     try {
       const e = await seedExecution(t().db, clock);
-      // One notification for three rows of one organisation: the first claim takes one (the cap), the rest wait for room.
-      const jobs = await t().db.transaction().execute(async (tx) => {
-        const rows = [];
-        for (let i = 0; i < 3; i++) rows.push(await enqueueFor(tx, clock, e, { kind: "test.wakes.fix", pool: "fix" }));
-        return rows;
-      });
+      // One wake-up for three rows of one organisation: the first claim takes one (the cap), the rest wait for room.
+      const jobs = [];
+      for (let i = 0; i < 3; i++) jobs.push(await enqueueFor(t().db, clock, e, { kind: "test.wakes.fix", pool: "fix" }));
+      own.announce("fix");
       for (const j of jobs) await waitFor(async () => (await jobRow(t().db, j.id)).status === "succeeded", 10_000);
     } finally {
       await capped.stop();
