@@ -121,12 +121,19 @@ function readerOf(store: IdentityStore): Coalescer<AuthQuery, AuthRow | undefine
   return r;
 }
 
-/** The rows for `queries`, read together; a malformed session ID is refused by the first rule, so it is not read. */
-function readRows(store: IdentityStore, queries: readonly AuthQuery[]): Array<Promise<AuthRow | undefined>> {
-  const readable = queries.filter(wellFormed);
-  const rows = readerOf(store).runAll(readable);
+/**
+ * Each query's row: its earlier read's when it has one (already checked usable), else read
+ * together with the others'. A malformed session ID is refused by the first rule, so it is not read.
+ */
+function rowsOf(store: IdentityStore, queries: readonly AuthQuery[], earlier: ReadonlyArray<EarlierRead | undefined>): Array<Promise<AuthRow | undefined>> {
+  const toRead = queries.filter((q, i) => !earlier[i] && wellFormed(q));
+  const read = toRead.length > 0 ? readerOf(store).runAll(toRead) : [];
   let k = 0;
-  return queries.map((q) => (wellFormed(q) ? rows[k++]! : Promise.resolve(undefined)));
+  return queries.map((q, i) => {
+    const e = earlier[i];
+    if (e) return Promise.resolve(e.row);
+    return wellFormed(q) ? read[k++]! : Promise.resolve(undefined);
+  });
 }
 
 const wellFormed = (q: AuthQuery): boolean => q.sessionId === undefined || isValidId(q.sessionId);
@@ -134,7 +141,7 @@ const wellFormed = (q: AuthQuery): boolean => q.sessionId === undefined || isVal
 /** One query: read (or take the fresh earlier read) and decide. Throws the refusal. */
 export async function resolveQuery(store: IdentityStore, clock: Clock, q: AuthQuery, o: { deferRepo?: boolean; earlier?: EarlierRead | undefined } = {}): Promise<Resolution> {
   const earlier = usable(q, o.earlier) ? o.earlier : undefined;
-  const row = earlier ? earlier.row : await readRows(store, [q])[0]!;
+  const row = await rowsOf(store, [q], [earlier])[0]!;
   const r = await resolveRow(store, clock, q, row, o);
   r.read = earlier ?? { row, at: performance.now(), of: { sessionId: q.sessionId, repoRef: q.repo?.ref } };
   return r;
@@ -190,9 +197,6 @@ export async function authorizeAsking(
  */
 export function authorizeAll(store: IdentityStore, clock: Clock, reqs: readonly AuthorizeRequest[]): Array<Promise<Authorized>> {
   const queries = reqs.map(principalQuery);
-  const earlier = reqs.map((req, i) => (usable(queries[i]!, req.earlier) ? req.earlier : undefined));
-  const read = readRows(store, queries.filter((_, i) => !earlier[i]));
-  let k = 0;
-  const rows = earlier.map((e) => (e ? Promise.resolve(e.row) : read[k++]!));
+  const rows = rowsOf(store, queries, reqs.map((req, i) => (usable(queries[i]!, req.earlier) ? req.earlier : undefined)));
   return queries.map(async (q, i) => (await resolveRow(store, clock, q, await rows[i]!)).authorized!);
 }
